@@ -1,0 +1,13 @@
+"""The exceptions the command line turns into `error: ...` lines (spec E2, I4)."""
+
+
+class OmeAspError(Exception):
+    """An error reported to the user as one `error: <message>` line."""
+
+
+class InputError(OmeAspError):
+    """Malformed or invalid input (spec I4): the run stops before any query."""
+
+
+class UsageError(OmeAspError):
+    """Bad flags or arguments (spec E3)."""

@@ -1,0 +1,173 @@
+"""The objects ome-asp reads, after loading, validation and API-server defaults (spec I2, I3).
+
+The loader (`ome_asp.loader`) turns YAML documents into these; the fact builder
+(`ome_asp.facts`) turns these into clingo symbols. They hold exactly the fields
+spec I2 lists; `None` always means *absent* (an empty string is *set*, spec 0.2).
+Strings are kept exactly as written; sizes and versions are parsed later, by
+`ome_asp.sizes` and `ome_asp.versions`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SERVING_RUNTIME = "ServingRuntime"
+CLUSTER_SERVING_RUNTIME = "ClusterServingRuntime"
+BASE_MODEL = "BaseModel"
+CLUSTER_BASE_MODEL = "ClusterBaseModel"
+INFERENCE_SERVICE = "InferenceService"
+ACCELERATOR_CLASS = "AcceleratorClass"
+
+#: The kinds ome-asp reads (spec I1); every other kind is reported and skipped (I11).
+KINDS = (
+    BASE_MODEL,
+    CLUSTER_BASE_MODEL,
+    SERVING_RUNTIME,
+    CLUSTER_SERVING_RUNTIME,
+    INFERENCE_SERVICE,
+    ACCELERATOR_CLASS,
+)
+#: Kinds that live in a namespace (the others are cluster-scoped).
+NAMESPACED_KINDS = (BASE_MODEL, SERVING_RUNTIME, INFERENCE_SERVICE)
+
+#: The named diffusion-pipeline components, in the order Q22 checks them.
+PIPELINE_COMPONENTS = ("scheduler", "textEncoder", "tokenizer", "transformer", "vae")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where an object was read: for messages only, never for semantics (I10)."""
+
+    file: str  # the path as the user gave it, or "<stdin>"
+    document: int  # 1-based position of the YAML document in that file
+    item: int | None = None  # 0-based index inside a `kind: List` document
+
+    def __str__(self) -> str:
+        where = f"{self.file}: document {self.document}"
+        return where if self.item is None else f"{where}: items[{self.item}]"
+
+
+@dataclass(frozen=True)
+class Component:
+    """A diffusion-pipeline component (`library` and `type`)."""
+
+    library: str | None = None
+    type: str | None = None
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """`diffusionPipeline` of an entry or a model (spec 3.4)."""
+
+    class_name: str | None = None
+    # Named components that are set (keys from PIPELINE_COMPONENTS).
+    components: dict[str, Component] = field(default_factory=dict)
+    # `additionalComponents`: None when absent, {} when set but empty.
+    additional: dict[str, Component] | None = None
+
+
+@dataclass(frozen=True)
+class FormatRef:
+    """`modelFormat` or `modelFramework` of an entry or of a model."""
+
+    name: str | None
+    version: str | None = None
+    # Entries only (a model's operator and weight are ignored, M5). After I3
+    # an entry's operator defaults to "Equal" and its weight to 1.
+    operator: str | None = None
+    weight: int | None = None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One element of `spec.supportedModelFormats` (its list index is its position)."""
+
+    name: str | None  # top-level `name`, read by W4 only
+    model_format: FormatRef
+    model_framework: FormatRef
+    architecture: str | None = None
+    quantization: str | None = None
+    pipeline: Pipeline | None = None
+    auto_select: bool | None = None  # three-valued (I5)
+    priority: int | None = None  # absent stays absent (I3)
+
+
+@dataclass(frozen=True)
+class SizeRange:
+    """`spec.modelSizeRange`; both bounds may be absent (`{}`)."""
+
+    min: str | None = None
+    max: str | None = None
+
+
+@dataclass(frozen=True)
+class Runtime:
+    kind: str  # SERVING_RUNTIME or CLUSTER_SERVING_RUNTIME
+    namespace: str | None  # None for a ClusterServingRuntime
+    name: str
+    source: Source
+    disabled: bool | None = None
+    entries: tuple[Entry, ...] = ()
+    size_range: SizeRange | None = None
+    # spec.acceleratorRequirements.acceleratorClasses: None when absent.
+    accelerator_classes: tuple[str, ...] | None = None
+    # Raw values of engineConfig/decoderConfig annotations["ome.io/deploymentMode"].
+    engine_mode: str | None = None
+    decoder_mode: str | None = None
+
+
+@dataclass(frozen=True)
+class Model:
+    kind: str  # BASE_MODEL or CLUSTER_BASE_MODEL
+    namespace: str | None  # None for a ClusterBaseModel
+    name: str
+    source: Source
+    model_format: FormatRef | None = None  # name may be None or "" (M4)
+    model_framework: FormatRef | None = None  # None: the model has no framework (I7)
+    architecture: str | None = None
+    quantization: str | None = None
+    pipeline: Pipeline | None = None
+    size: str | None = None  # spec.modelParameterSize as written
+    disabled: bool | None = None
+
+
+@dataclass(frozen=True)
+class InferenceService:
+    namespace: str
+    name: str
+    source: Source
+    model_name: str | None = None  # spec.model.name; None when spec.model is absent
+    runtime_name: str | None = None  # spec.runtime.name
+    runtime_kind: str | None = None  # spec.runtime.kind after I3 (set when spec.runtime is)
+    # metadata.annotations["ome.io/accelerator-class"] (present key -> value, "" counts).
+    accelerator_annotation: str | None = None
+    selector_class: str | None = None  # spec.acceleratorSelector.acceleratorClass
+    engine_class: str | None = None  # spec.engine.acceleratorOverride.acceleratorClass
+    decoder_class: str | None = None  # spec.decoder.acceleratorOverride.acceleratorClass
+    has_engine: bool = False
+    has_decoder: bool = False
+    engine_mode: str | None = None  # spec.engine.annotations["ome.io/deploymentMode"]
+    decoder_mode: str | None = None  # spec.decoder.annotations["ome.io/deploymentMode"]
+    deployment_mode: str | None = None  # spec.deploymentMode
+    # Runner images (O9): spec.engine.runner.image, .leader.runner.image, .worker.runner.image
+    engine_runner_image: str | None = None
+    engine_leader_image: str | None = None
+    engine_worker_image: str | None = None
+
+
+@dataclass(frozen=True)
+class AcceleratorClass:
+    name: str
+    source: Source
+
+
+@dataclass
+class Cluster:
+    """Everything read from the input, in canonical order (I10), plus the
+    warnings the loader produced (I11), in input order."""
+
+    models: list[Model] = field(default_factory=list)
+    runtimes: list[Runtime] = field(default_factory=list)
+    inference_services: list[InferenceService] = field(default_factory=list)
+    accelerator_classes: list[AcceleratorClass] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
