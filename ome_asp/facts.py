@@ -1,0 +1,347 @@
+"""Turn loaded objects and queries into clingo facts (schema: encoding/input.lp).
+
+User text enters the program only as clingo prints a `clingo.String`
+(`quoted`, cached per distinct string); everything around it -- predicate
+names, the encoding's constants, integers checked to fit 32 bits, exact
+decimals -- is ours. So no user string can become syntax (a runtime named
+``a"). evil(1`` stays a name), and the text is what `--show facts` dumps.
+
+Exact numbers (sizes, weights, scores, distances, version numbers) become
+``val(K, D)`` terms: ``D`` is the exact decimal text, ``K`` a signed dense rank
+that preserves order and sign (see input.lp). All arithmetic on them happens
+here, in Python integers and fractions, never in clingo's 32-bit integers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Iterable
+
+import clingo
+
+from .objects import BASE_MODEL, SERVING_RUNTIME, Cluster, Model, Pipeline, Runtime
+from .sizes import format_exact, parse_size
+from .versions import parse_version
+
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Query:
+    """One question: explain --model NAME or --isvc NAME in a namespace."""
+
+    namespace: str
+    model: str | None = None
+    isvc: str | None = None
+
+
+@dataclass(frozen=True)
+class Exact:
+    """An exact number inside a fact; becomes val(K, D) once all are known."""
+
+    value: Fraction
+
+
+@dataclass(frozen=True)
+class Term:
+    """A term already printed as program text: an identifier or a constant."""
+
+    text: str
+
+
+@lru_cache(maxsize=None)
+def quoted(text: str) -> str:
+    """A user string as clingo prints it: the only way user text enters a program."""
+    return str(clingo.String(text))
+
+
+def const(name: str) -> Term:
+    """One of the encoding's own constants (engine, format, true, ...)."""
+    return Term(name)
+
+
+def runtime_id(kind: str, namespace: str | None, name: str) -> Term:
+    if kind == SERVING_RUNTIME:
+        return Term(f"sr({quoted(namespace)},{quoted(name)})")
+    return Term(f"csr({quoted(name)})")
+
+
+def model_id(model: Model) -> Term:
+    if model.kind == BASE_MODEL:
+        return Term(f"bm({quoted(model.namespace)},{quoted(model.name)})")
+    return Term(f"cbm({quoted(model.name)})")
+
+
+class FactBuilder:
+    """Collects facts, then assigns the ranks of exact numbers in one pass.
+
+    ``builder.fact.entry(r, 0)`` records ``entry(r, 0)``; arguments may be
+    `Term`s, strings, Python ints (checked to fit clingo's 32 bits), `Exact`
+    numbers and tuples of these.
+    """
+
+    def __init__(self) -> None:
+        self._facts: list[tuple[str, tuple]] = []
+        self._numbers: set[Fraction] = set()
+        self.fact = _FactCalls(self)
+
+    def add(self, name: str, args: tuple) -> None:
+        self._facts.append((name, args))
+
+    def exact(self, value: int | Fraction) -> Exact:
+        number = Fraction(value)
+        self._numbers.add(number)
+        return Exact(number)
+
+    def program(self) -> str:
+        """The facts as a logic program, one per line, sorted so that every
+        dump is reproducible."""
+        vals = {v: f"val({k},{quoted(format_exact(v))})" for v, k in _signed_ranks(self._numbers).items()}
+        lines = {f"{name}({','.join(_text(a, vals) for a in args)}).\n" for name, args in self._facts}
+        return "".join(sorted(lines))
+
+    def symbols(self) -> list[clingo.Symbol]:
+        """The facts as clingo symbols (parsed back from `program`)."""
+        # split on "\n" only: clingo prints other line breaks inside strings raw
+        return [clingo.parse_term(line[:-1]) for line in self.program().split("\n")[:-1]]
+
+
+class _FactCalls:
+    def __init__(self, builder: FactBuilder) -> None:
+        self._builder = builder
+
+    def __getattr__(self, name: str):
+        def record(*args) -> None:
+            self._builder.add(name, args)
+
+        return record
+
+
+def _signed_ranks(numbers: Iterable[Fraction]) -> dict[Fraction, int]:
+    """Order- and sign-preserving dense ranks: 0 -> 0, positives 1, 2, ...,
+    negatives -1, -2, ... outward from zero."""
+    ranks = {Fraction(0): 0}
+    positives = sorted(n for n in numbers if n > 0)
+    negatives = sorted((n for n in numbers if n < 0), reverse=True)
+    ranks.update((n, i) for i, n in enumerate(positives, 1))
+    ranks.update((n, -i) for i, n in enumerate(negatives, 1))
+    if len(ranks) > INT32_MAX:
+        raise OverflowError("more distinct numbers than clingo can rank")
+    return ranks
+
+
+def _text(arg, vals: dict[Fraction, str]) -> str:
+    if isinstance(arg, Term):
+        return arg.text
+    if isinstance(arg, str):
+        return quoted(arg)
+    if isinstance(arg, bool):  # a bool is an int to Python, never to us
+        raise TypeError("booleans are constants (true/false) in facts")
+    if isinstance(arg, int):
+        if not INT32_MIN <= arg <= INT32_MAX:
+            raise OverflowError(f"{arg} does not fit a clingo integer; pass it as an exact number")
+        return str(arg)
+    if isinstance(arg, Exact):
+        return vals[arg.value]
+    if isinstance(arg, tuple):
+        inner = ",".join(_text(a, vals) for a in arg)
+        return f"({inner},)" if len(arg) == 1 else f"({inner})"
+    raise TypeError(f"cannot turn {arg!r} into a clingo term")
+
+
+# --- the facts of a run ------------------------------------------------------
+
+
+def build_facts(cluster: Cluster, queries: list[Query]) -> str:
+    """All facts for `queries` against `cluster` (encoding/input.lp), as program text."""
+    builder = FactBuilder()
+    fact = builder.fact
+    versions: set[str] = set()
+
+    for number, query in enumerate(queries, 1):
+        fact.query(number)
+        fact.query_namespace(number, query.namespace)
+        if query.model is not None:
+            fact.query_model_name(number, query.model)
+        if query.isvc is not None:
+            fact.query_isvc_name(number, query.isvc)
+
+    for accelerator in cluster.accelerator_classes:
+        fact.accelerator_class(accelerator.name)
+
+    for model in cluster.models:
+        _add_model(builder, model, versions)
+
+    name_ranks = {name: k for k, name in enumerate(sorted({rt.name for rt in cluster.runtimes}), 1)}
+    for runtime in cluster.runtimes:
+        _add_runtime(builder, runtime, name_ranks[runtime.name], versions)
+
+    _add_size_gaps(builder, cluster)
+    for text in sorted(versions):
+        add_version(builder, text)
+
+    for isvc in cluster.inference_services:
+        _add_inference_service(builder, isvc)
+
+    return builder.program()
+
+
+def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, versions: set[str]) -> None:
+    fact, exact = builder.fact, builder.exact
+    r = runtime_id(rt.kind, rt.namespace, rt.name)
+    fact.runtime_declared(r)
+    fact.runtime_name_rank(r, name_rank)
+    if rt.disabled:
+        fact.runtime_disabled(r)
+    if rt.size_range is not None:
+        fact.runtime_size_range(r)
+        bounds = {"min": rt.size_range.min, "max": rt.size_range.max}
+        for bound, text in bounds.items():
+            if text is not None:
+                fact.runtime_size_bound(r, const(bound), text, exact(parse_size(text)))
+        if None not in bounds.values():
+            fact.runtime_range_width(r, exact(parse_size(bounds["max"]) - parse_size(bounds["min"])))
+    for position, name in enumerate(rt.accelerator_classes or ()):
+        fact.runtime_accelerator_class(r, position, name)
+    for component, mode in (("engine", rt.engine_mode), ("decoder", rt.decoder_mode)):
+        if mode is not None:
+            fact.runtime_mode(r, const(component), mode)
+
+    for i, entry in enumerate(rt.entries):
+        fact.entry(r, i)
+        if entry.name is not None:
+            fact.entry_name(r, i, entry.name)
+        for side, ref in (("format", entry.model_format), ("framework", entry.model_framework)):
+            fact.entry_declares(r, i, const(side), ref.name)
+            if ref.version is not None:
+                fact.entry_version(r, i, const(side), ref.version)
+                versions.add(ref.version)
+            fact.entry_operator(r, i, const(side), ref.operator)
+            fact.entry_weight(r, i, const(side), exact(ref.weight))
+        if entry.architecture is not None:
+            fact.entry_architecture(r, i, entry.architecture)
+        if entry.quantization is not None:
+            fact.entry_quantization(r, i, entry.quantization)
+        if entry.auto_select is not None:
+            fact.entry_auto_select(r, i, const("true" if entry.auto_select else "false"))
+        if entry.priority is not None:
+            fact.entry_priority(r, i, entry.priority)
+        _add_entry_products(builder, r, i, entry.model_format.weight, entry.model_framework.weight, entry.priority)
+        if entry.pipeline is not None:
+            fact.entry_pipeline(r, i)
+            _add_pipeline(builder, "entry", (r, i), entry.pipeline)
+
+
+def _add_entry_products(builder: FactBuilder, r, i: int, wf: int, ww: int, priority: int | None) -> None:
+    """The exact products the S3 score and the E9 WEIGHT column can take; the
+    encoding decides which reading applies. Every rule but W4 reads an absent
+    priority as 1 (I3)."""
+    fact, exact = builder.fact, builder.exact
+    p = 1 if priority is None else priority
+    for f_reading, f_weight in (("raw", wf), ("ten", 10)):
+        for w_reading, w_weight in (("raw", ww), ("five", 5)):
+            fact.entry_score_option(r, i, const(f_reading), const(w_reading), exact((f_weight + w_weight) * p))
+    for f_shown, f_weight in (("kept", wf), ("left_out", 0)):
+        for w_shown, w_weight in (("kept", ww), ("left_out", 0)):
+            fact.entry_weight_option(r, i, const(f_shown), const(w_shown), exact(p * f_weight + p * w_weight))
+
+
+def _add_pipeline(builder: FactBuilder, owner: str, key: tuple, pipeline: Pipeline) -> None:
+    """entry_pipeline_class/entry_component/... or the model_ equivalents."""
+    add = builder.add
+    if pipeline.class_name is not None:
+        add(f"{owner}_pipeline_class", (*key, pipeline.class_name))
+    components = [(Term(f"named({quoted(k)})"), c) for k, c in pipeline.components.items()]
+    components += [(Term(f"additional({quoted(k)})"), c) for k, c in (pipeline.additional or {}).items()]
+    for component, value in components:
+        add(f"{owner}_component", (*key, component))
+        for field, text in (("library", value.library), ("type", value.type)):
+            if text is not None:
+                add(f"{owner}_component_field", (*key, component, const(field), text))
+
+
+def _add_model(builder: FactBuilder, model: Model, versions: set[str]) -> None:
+    fact, exact = builder.fact, builder.exact
+    m = model_id(model)
+    fact.model(m)
+    if model.model_framework is not None:
+        fact.model_has_framework(m)
+    for side, ref in (("format", model.model_format), ("framework", model.model_framework)):
+        if ref is None:
+            continue
+        if ref.name is not None:
+            fact.model_declares(m, const(side), ref.name)
+        if ref.version is not None:
+            fact.model_version(m, const(side), ref.version)
+            versions.add(ref.version)
+    if model.architecture is not None:
+        fact.model_architecture(m, model.architecture)
+    if model.quantization is not None:
+        fact.model_quantization(m, model.quantization)
+    if model.size is not None:
+        fact.model_size(m, model.size, exact(parse_size(model.size)))
+    if model.pipeline is not None:
+        fact.model_pipeline(m)
+        _add_pipeline(builder, "model", (m,), model.pipeline)
+
+
+def _add_size_gaps(builder: FactBuilder, cluster: Cluster) -> None:
+    """|bound - size| for every model size and every bound of a range that
+    sets only one bound (Z5); two-bounded ranges use their width instead."""
+    sizes = {parse_size(m.size) for m in cluster.models if m.size is not None}
+    bounds = set()
+    for rt in cluster.runtimes:
+        if rt.size_range is not None:
+            set_bounds = [b for b in (rt.size_range.min, rt.size_range.max) if b is not None]
+            if len(set_bounds) == 1:
+                bounds.add(parse_size(set_bounds[0]))
+    for size in sorted(sizes):
+        for bound in sorted(bounds):
+            builder.fact.size_gap(builder.exact(size), builder.exact(bound), builder.exact(abs(bound - size)))
+
+
+def add_version(builder: FactBuilder, text: str) -> None:
+    parsed = parse_version(text)
+    if parsed is None:
+        return  # V2: no version/7 fact, so nothing can match it
+    exact = builder.exact
+    builder.fact.version(
+        text,
+        const("v" if parsed.prefix else "none"),
+        parsed.precision,
+        (exact(parsed.major), exact(parsed.minor), exact(parsed.patch)),
+        tuple(parsed.pre),
+        tuple(parsed.build),
+        tuple(parsed.dev),
+    )
+
+
+def _add_inference_service(builder: FactBuilder, isvc) -> None:
+    fact = builder.fact
+    i = Term(f"isvc({quoted(isvc.namespace)},{quoted(isvc.name)})")
+    fact.isvc(i)
+    if isvc.model_name is not None:
+        fact.isvc_model(i, isvc.model_name)
+    if isvc.runtime_name is not None:
+        fact.isvc_runtime(i, isvc.runtime_name)
+    requests = {
+        "annotation": isvc.accelerator_annotation,
+        "selector": isvc.selector_class,
+        "engine": isvc.engine_class,
+        "decoder": isvc.decoder_class,
+    }
+    for source, name in requests.items():
+        if name is not None:
+            fact.isvc_accelerator_request(i, const(source), name)
+    for component, present, mode in (
+        ("engine", isvc.has_engine, isvc.engine_mode),
+        ("decoder", isvc.has_decoder, isvc.decoder_mode),
+    ):
+        if present:
+            fact.isvc_component(i, const(component))
+        if mode is not None:
+            fact.isvc_mode_annotation(i, const(component), mode)
+    if isvc.deployment_mode is not None:
+        fact.isvc_deployment_mode(i, isvc.deployment_mode)

@@ -1,0 +1,33 @@
+"""Shared helpers: run the CLI in-process and capture what a user would see."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from ome_asp.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+@dataclass
+class Run:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*argv: str, stdin: bytes = b"") -> Run:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    return Run(code, out.getvalue(), err.getvalue())
+
+
+@pytest.fixture
+def cli():
+    return run_cli

@@ -1,0 +1,257 @@
+"""The explain command line: streams, exit codes, flag and target errors,
+notes, admission warnings, fact dumps and exact numbers (E1-E6, E17, E18, I8,
+I9, I11)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from conftest import FIXTURES, ROOT, run_cli
+
+WORKED = str(FIXTURES / "worked-example")
+MODEL = "llama-3-2-3b-instruct"
+
+
+def entry(**overrides) -> dict:
+    base = {
+        "modelFormat": {"name": "safetensors", "version": "1.0.0"},
+        "modelFramework": {"name": "transformers", "version": "4.45.0.dev0"},
+        "modelArchitecture": "LlamaForCausalLM",
+        "autoSelect": True,
+    }
+    base.update(overrides)
+    return base
+
+
+def runtime(name: str, namespace: str | None = None, **spec) -> dict:
+    metadata = {"name": name}
+    if namespace is not None:
+        metadata["namespace"] = namespace
+    spec.setdefault("supportedModelFormats", [entry()])
+    kind = "ServingRuntime" if namespace is not None else "ClusterServingRuntime"
+    return {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": spec}
+
+
+def model(name: str = "m", namespace: str | None = None, **spec) -> dict:
+    metadata = {"name": name}
+    if namespace is not None:
+        metadata["namespace"] = namespace
+    base = {
+        "modelFormat": {"name": "safetensors", "version": "1.0.0"},
+        "modelFramework": {"name": "transformers", "version": "4.45.0.dev0"},
+        "modelArchitecture": "LlamaForCausalLM",
+    }
+    base.update(spec)
+    kind = "BaseModel" if namespace is not None else "ClusterBaseModel"
+    return {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": base}
+
+
+def write(tmp_path, *documents: dict) -> str:
+    path = tmp_path / "manifests.yaml"
+    path.write_text(yaml.safe_dump_all(documents, sort_keys=False))
+    return str(path)
+
+
+def explain_json(*argv: str) -> dict:
+    result = run_cli("explain", *argv, "-o", "json")
+    assert result.code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+# --- E3: flag errors -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        pytest.param(["-f", WORKED], "exactly one of --model or --isvc is required", id="E3-neither"),
+        pytest.param(["--model", "a", "--isvc", "b", "-f", WORKED], "exactly one of --model or --isvc is required", id="E3-both"),
+        pytest.param(["--model", MODEL, "--with-effective", "-f", WORKED], "--with-effective requires --isvc", id="E3-with-effective"),
+        pytest.param(
+            ["--isvc", "llama-chat", "--with-effective", "-f", WORKED],
+            "--with-effective is not supported by ome-asp: it reads the live cluster's effective runtime",
+            id="E1-with-effective-out-of-scope",
+        ),
+        pytest.param(["--model", MODEL], "no input: pass the manifests with -f FILE, -f DIR or -f - (stdin)", id="E2-no-input"),
+        pytest.param(["--model", MODEL, "-f", WORKED, "-o", "xml"], "argument -o/--output: invalid choice: 'xml' (choose from 'table', 'wide', 'json', 'yaml')", id="E2-bad-output"),
+    ],
+)
+def test_flag_errors_are_one_line_and_exit_1(argv, message):
+    result = run_cli("explain", *argv)
+    assert (result.code, result.stdout, result.stderr) == (1, "", f"error: {message}\n")
+
+
+# --- E4: target errors -----------------------------------------------------------
+
+
+def test_E4_model_not_found():
+    result = run_cli("explain", "--model", "nope", "-n", "llama-demo", "-f", WORKED)
+    assert (result.code, result.stdout, result.stderr) == (1, "", 'error: clusterbasemodels.ome.io "nope" not found\n')
+
+
+def test_E4_M1_base_model_of_another_namespace_is_not_found():
+    result = run_cli("explain", "--model", MODEL, "-n", "other", "-f", WORKED)
+    assert result.stderr == f'error: clusterbasemodels.ome.io "{MODEL}" not found\n'
+
+
+def test_E4_isvc_not_found():
+    result = run_cli("explain", "--isvc", "nope", "-n", "llama-demo", "-f", WORKED)
+    assert (result.code, result.stderr) == (1, 'error: inferenceservices.ome.io "nope" not found\n')
+
+
+def test_E4_M6_isvc_without_model(tmp_path):
+    isvc = {
+        "apiVersion": "ome.io/v1beta1",
+        "kind": "InferenceService",
+        "metadata": {"name": "pinned", "namespace": "ns"},
+        "spec": {"runtime": {"name": "rt"}},
+    }
+    result = run_cli("explain", "--isvc", "pinned", "-n", "ns", "-f", write(tmp_path, isvc, runtime("rt")))
+    assert (result.code, result.stderr) == (1, 'error: InferenceService "pinned" has no spec.model; pass --model instead\n')
+
+
+def test_E4_isvc_model_not_found(tmp_path):
+    isvc = {
+        "apiVersion": "ome.io/v1beta1",
+        "kind": "InferenceService",
+        "metadata": {"name": "svc", "namespace": "ns"},
+        "spec": {"model": {"name": "ghost"}},
+    }
+    result = run_cli("explain", "--isvc", "svc", "-n", "ns", "-f", write(tmp_path, isvc))
+    assert (result.code, result.stderr) == (1, 'error: clusterbasemodels.ome.io "ghost" not found\n')
+
+
+@pytest.mark.parametrize("fmt", [{"name": ""}, None], ids=["empty", "absent"])
+def test_E4_M4_model_without_format_name(tmp_path, fmt):
+    m = model()
+    if fmt is None:
+        del m["spec"]["modelFormat"]
+    else:
+        m["spec"]["modelFormat"] = fmt
+    result = run_cli("explain", "--model", "m", "-f", write(tmp_path, m, runtime("rt")))
+    assert (result.code, result.stderr) == (
+        1,
+        "error: invalid model specification: modelFormat.name: model format name is required\n",
+    )
+
+
+def test_E4_more_than_1000_candidates(tmp_path):
+    runtimes = [runtime(f"rt-{i:04d}") for i in range(1001)]
+    result = run_cli("explain", "--model", "m", "-f", write(tmp_path, model(), *runtimes))
+    assert (result.code, result.stdout, result.stderr) == (
+        1,
+        "",
+        "error: runtime candidate snapshot exceeds the CLI collection limit\n",
+    )
+
+
+# --- E5, E6 ----------------------------------------------------------------------
+
+
+def test_E6_no_runtimes_prints_no_table(tmp_path):
+    result = run_cli("explain", "--model", "m", "-f", write(tmp_path, model()))
+    assert (result.code, result.stdout) == (0, "")
+    assert result.stderr == "No serving runtimes found in the selected namespace or at cluster scope.\n"
+
+
+def test_E6_O8_json_with_no_runtimes_has_empty_rows(tmp_path):
+    report = explain_json("--model", "m", "-n", "ns", "-f", write(tmp_path, model()))
+    assert report["rows"] == [] and report["selected"] is None
+    assert report["message"] == "no runtime found to support model safetensors with format safetensors in namespace ns"
+
+
+# --- E17, O6: one name, both kinds -----------------------------------------------
+
+
+def test_E17_O6_same_name_in_both_kinds_gives_two_rows(tmp_path):
+    path = write(tmp_path, model(), runtime("rt", "default"), runtime("rt"))
+    report = explain_json("--model", "m", "-f", path)
+    assert [(r["runtime"], r["scope"], r["rank"]) for r in report["rows"]] == [("rt", "Namespaced", 1), ("rt", "Cluster", 2)]
+
+
+def test_E18_explain_changes_no_input(tmp_path):
+    path = write(tmp_path, model(), runtime("rt"))
+    before = (tmp_path / "manifests.yaml").read_bytes()
+    run_cli("explain", "--model", "m", "-f", path)
+    assert (tmp_path / "manifests.yaml").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifests.yaml"]
+
+
+# --- I8: exact numbers -----------------------------------------------------------
+
+
+def test_I8_S3_weight_beyond_32_bits_is_exact(tmp_path):
+    big = entry(modelFormat={"name": "safetensors", "version": "1.0.0", "weight": 3_000_000_000}, priority=3)
+    path = write(tmp_path, model(modelParameterSize="1.5T"), runtime("big", supportedModelFormats=[big], modelSizeRange={"min": "2.5"}))
+    row = explain_json("--model", "m", "-f", path)["rows"][0]
+    assert row["score"] == (3_000_000_000 + 1) * 3  # 9000000003: beyond 2**31, exact
+    assert row["weight"] == 9_000_000_003
+    assert row["distance"] == "1499999999997.5"  # Z5: 1.5T - 2.5, exact
+
+
+def test_I8_O2_scores_beyond_32_bits_compare_exactly(tmp_path):
+    """2**31 and 2**31 + 1 differ only past 32 bits: the larger must win."""
+    low = entry(modelFormat={"name": "safetensors", "version": "1.0.0", "weight": 2**31 - 2})
+    high = entry(modelFormat={"name": "safetensors", "version": "1.0.0", "weight": 2**31 - 1})
+    path = write(tmp_path, model(), runtime("a-low", supportedModelFormats=[low]), runtime("b-high", supportedModelFormats=[high]))
+    rows = explain_json("--model", "m", "-f", path)["rows"]
+    assert [(r["runtime"], r["score"]) for r in rows] == [("b-high", 2**31), ("a-low", 2**31 - 1)]
+
+
+# --- I9, I11: warnings on stderr -------------------------------------------------
+
+
+def test_I9_denied_runtime_is_warned_about_and_not_a_candidate(tmp_path):
+    denied = runtime("needs-h100", acceleratorRequirements={"acceleratorClasses": ["nvidia-h100", "nvidia-h200"]})
+    result = run_cli("explain", "--model", "m", "-f", write(tmp_path, model(), denied, runtime("ok")))
+    assert result.code == 0
+    assert result.stderr == (
+        "warning: ClusterServingRuntime needs-h100 would be denied by admission: "
+        "unknown accelerator classes referenced in AcceleratorRequirements: [nvidia-h100 nvidia-h200]\n"
+    )
+    assert "needs-h100" not in result.stdout
+
+
+def test_I11_other_kinds_are_reported(tmp_path):
+    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}}
+    path = write(tmp_path, model(), deployment, runtime("rt"))
+    result = run_cli("explain", "--model", "m", "-f", path)
+    assert result.code == 0
+    assert result.stderr == f"warning: {path}: document 2: kind Deployment is not read by ome-asp\n"
+
+
+def test_I4_E2_input_error_is_one_line(tmp_path):
+    bad = runtime("rt", supportedModelFormats=[entry(priority=0)])
+    path = write(tmp_path, model(), bad)
+    result = run_cli("explain", "--model", "m", "-f", path)
+    assert result.code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"error: {path}: document 2: ClusterServingRuntime rt: spec.supportedModelFormats[0].priority: ")
+    assert result.stderr.count("\n") == 1
+
+
+# --- facts: symbols only, replayable ------------------------------------------
+
+
+def test_odd_names_stay_names(tmp_path):
+    name = 'a"). evil(1. %x #show :- \\ \n é'
+    result = run_cli("explain", "--model", "m", "-o", "json", "-f", write(tmp_path, model(), runtime(name)))
+    assert json.loads(result.stdout)["rows"][0]["runtime"] == name
+
+
+def test_show_facts_replays_with_plain_clingo(tmp_path):
+    result = run_cli("explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED, "--show", "facts")
+    assert result.code == 0
+    facts = tmp_path / "facts.lp"
+    facts.write_text(result.stdout)
+    replay = subprocess.run(
+        [sys.executable, "-m", "clingo", str(facts), str(ROOT / "encoding" / "main.lp"), "--outf=0", "-V0"],
+        capture_output=True,
+        text=True,
+    )
+    assert "OPTIMUM FOUND" in replay.stdout
+    assert 'selected(1,sr("llama-demo","team-llama"))' in replay.stdout.split()
