@@ -1,0 +1,1 @@
+"""Unit tests of single encoding files (encoding/*.lp) on small fact programs."""

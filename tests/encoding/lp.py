@@ -1,0 +1,163 @@
+"""Ground one encoding file (or a few) on a small fact program.
+
+A unit test of `encoding/X.lp` loads `input.lp` (the fact schema) and `X.lp`,
+adds facts built with `ome_asp.facts.FactBuilder`, and reads the answer set:
+
+    answer = run(("sizes.lp",), builder, upstream=("candidate/2", ...))
+    assert answer.rows("size_outside") == {("1", 'csr("rt")')}
+
+The predicates `X.lp` reads from *other* encoding files (its upstream, e.g.
+`candidate/2` from lookup.lp) are given as facts and must be named in
+`upstream`; the harness declares them `#defined`, so a case that leaves one
+empty grounds silently. Everything else clingo says fails the test: an
+"atom does not occur in any rule head" warning means the test forgot an
+upstream predicate (or the file reads a predicate nobody defines). A fact
+whose predicate is neither an input predicate of input.lp nor declared
+upstream fails too, so a misspelt fact cannot pass unnoticed.
+
+`run` returns the unique answer set (every file but ordering.lp is
+stratified); `optimum` the unique optimal one of ordering.lp, enumerated with
+`--opt-mode=optN`; `successive_optima` the order by its definition (O5: the
+winner, then the winner among the rest, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import clingo
+
+from ome_asp.facts import FactBuilder, const
+
+ENCODING = Path(__file__).resolve().parents[2] / "encoding"
+INPUT_LP = ENCODING / "input.lp"
+#: The input predicates, as input.lp declares them (`#defined name/arity.`).
+INPUT_PREDICATES = frozenset(re.findall(r"^#defined\s+(\w+/\d+)\s*\.", INPUT_LP.read_text(), re.M))
+
+Facts = FactBuilder | Iterable[clingo.Symbol]
+
+
+def text(term) -> str:
+    """How clingo prints an identifier or constant made by ome_asp.facts
+    (`runtime_id`, `const`, ...), for writing expected atoms."""
+    return str(clingo.parse_term(getattr(term, "text", None) or str(term)))
+
+
+def term(written: str):
+    """An identifier written as text (`cbm("m")`, `isvc("ns","i")`), checked
+    by clingo's parser, as a FactBuilder argument."""
+    return const(str(clingo.parse_term(written)))
+
+
+def plain(symbol: clingo.Symbol) -> str:
+    """An argument as a test reads it: an exact number val(K, D) as its
+    decimal text D (K is a rank that depends on the other numbers of the
+    program), anything else as clingo prints it."""
+    if symbol.match("val", 2):
+        return symbol.arguments[1].string
+    return str(symbol)
+
+
+@dataclass(frozen=True)
+class Answer:
+    symbols: frozenset[clingo.Symbol]
+
+    def atoms(self) -> set[str]:
+        """The whole answer set, each atom as clingo prints it."""
+        return {str(s) for s in self.symbols}
+
+    def rows(self, name: str) -> set[tuple[str, ...]]:
+        """Every atom of predicate `name` as a tuple of its arguments (`plain`)."""
+        return {tuple(plain(a) for a in s.arguments) for s in self.symbols if s.name == name}
+
+
+def _symbols(facts: Facts) -> list[clingo.Symbol]:
+    return facts.symbols() if isinstance(facts, FactBuilder) else list(facts)
+
+
+def _control(
+    files: Sequence[str], facts: Facts, upstream: Sequence[str], arguments: list[str], extra: str = ""
+) -> clingo.Control:
+    for signature in upstream:
+        if not re.fullmatch(r"\w+/\d+", signature):
+            raise ValueError(f"upstream predicates are name/arity, not {signature!r}")
+        if signature in INPUT_PREDICATES:
+            raise ValueError(f"{signature} is an input predicate (input.lp), not an upstream one")
+    symbols = _symbols(facts)
+    stray = {f"{s.name}/{len(s.arguments)}" for s in symbols} - INPUT_PREDICATES - set(upstream)
+    if stray:
+        raise AssertionError(f"facts of predicates neither in input.lp nor declared upstream: {sorted(stray)}")
+
+    messages: list[str] = []
+    ctl = clingo.Control(arguments, logger=lambda _code, message: messages.append(message), message_limit=1000)
+    ctl.load(str(INPUT_LP))
+    for name in files:
+        ctl.load(str(ENCODING / name))
+    program = "".join(f"#defined {signature}.\n" for signature in upstream)
+    program += "".join(f"{s}.\n" for s in symbols)
+    ctl.add("base", [], program + extra)
+    ctl.ground([("base", [])])
+    if messages:
+        raise AssertionError("clingo warned while grounding " + ", ".join(files) + ":\n" + "".join(messages))
+    return ctl
+
+
+def run(files: Sequence[str], facts: Facts, *, upstream: Sequence[str] = ()) -> Answer:
+    """The unique answer set of input.lp + `files` + `facts` (every answer set
+    is enumerated, optimization statements ignored)."""
+    ctl = _control(files, facts, upstream, ["--models=0", "--opt-mode=ignore"])
+    models = []
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            models.append(frozenset(model.symbols(atoms=True)))
+    if len(models) != 1:
+        raise AssertionError(f"expected exactly one answer set, got {len(models)}")
+    return Answer(models[0])
+
+
+@dataclass(frozen=True)
+class Optimum:
+    answer: Answer
+    cost: list[int]  # one entry per #minimize level, highest level first
+
+
+def optimal_models(
+    files: Sequence[str], facts: Facts, *, upstream: Sequence[str] = (), extra: str = ""
+) -> list[Optimum]:
+    """Every optimal answer set (`--opt-mode=optN`); [] when unsatisfiable."""
+    ctl = _control(files, facts, upstream, ["--opt-mode=optN", "--models=0"], extra)
+    optimal = []
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            if model.optimality_proven:
+                optimal.append(Optimum(Answer(frozenset(model.symbols(atoms=True))), list(model.cost)))
+    return optimal
+
+
+def optimum(files: Sequence[str], facts: Facts, *, upstream: Sequence[str] = (), extra: str = "") -> Optimum:
+    """The unique optimal answer set."""
+    optimal = optimal_models(files, facts, upstream=upstream, extra=extra)
+    if len(optimal) != 1:
+        raise AssertionError(f"expected exactly one optimal answer set, got {len(optimal)}")
+    return optimal[0]
+
+
+def successive_optima(
+    files: Sequence[str], facts: Facts, *, upstream: Sequence[str] = (), query: int = 1
+) -> list[str]:
+    """The order of `selected(query, R)` by its definition: the optimum's R,
+    then the optimum's R with that one excluded, and so on until no runtime
+    is left. Each step's optimum must be unique."""
+    order: list[str] = []
+    while True:
+        excluded = "".join(f":- selected({query},{r}).\n" for r in order)
+        optimal = optimal_models(files, facts, upstream=upstream, extra=excluded)
+        if not optimal:
+            return order
+        if len(optimal) != 1:
+            raise AssertionError(f"after {order}: {len(optimal)} optimal answer sets")
+        (chosen,) = [s for s in optimal[0].answer.symbols if s.match("selected", 2) and s.arguments[0].number == query]
+        order.append(str(chosen.arguments[1]))

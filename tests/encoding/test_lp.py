@@ -1,0 +1,47 @@
+"""The harness itself: each of its checks can fail."""
+
+import pytest
+
+from ome_asp.facts import FactBuilder, runtime_id
+
+from .lp import INPUT_PREDICATES, optimal_models, run
+
+RT = runtime_id("ClusterServingRuntime", None, "rt")
+
+
+def test_input_predicates_are_read_from_input_lp():
+    assert {"runtime_declared/1", "entry/2", "version/7", "size_gap/3", "accelerator_class/1"} <= INPUT_PREDICATES
+    assert "runtime/1" not in INPUT_PREDICATES  # derived by admission.lp
+
+
+def test_a_forgotten_upstream_predicate_fails():
+    """lookup.lp reads runtime/1 (admission.lp); not declaring it is a clingo warning."""
+    with pytest.raises(AssertionError, match="atom does not occur in any rule head"):
+        run(("lookup.lp",), FactBuilder())
+
+
+def test_a_misspelt_fact_fails():
+    b = FactBuilder()
+    b.fact.runtime_declard(RT)
+    with pytest.raises(AssertionError, match="runtime_declard/1"):
+        run(("admission.lp",), b)
+
+
+def test_an_input_predicate_cannot_be_declared_upstream():
+    with pytest.raises(ValueError, match="input predicate"):
+        run(("admission.lp",), FactBuilder(), upstream=("entry/2",))
+
+
+def test_more_than_one_answer_set_fails():
+    """ordering.lp chooses; without its #minimize the choice has one answer set per runtime."""
+    b = FactBuilder()
+    for name in ("a", "b"):
+        r = runtime_id("ClusterServingRuntime", None, name)
+        b.fact.qualifies(1, r)
+        b.fact.runtime_score(1, r, b.exact(1))
+        b.fact.runtime_name_rank(r, 1)
+    with pytest.raises(AssertionError, match="exactly one answer set, got 2"):
+        run(("ordering.lp",), b, upstream=("qualifies/2", "runtime_score/3", "distance/3"))
+    # The same two runtimes with one name rank (impossible input: names are
+    # unique per kind) have equal cost vectors: two optima, which optN finds.
+    assert len(optimal_models(("ordering.lp",), b, upstream=("qualifies/2", "runtime_score/3", "distance/3"))) == 2

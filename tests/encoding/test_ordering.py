@@ -1,0 +1,152 @@
+"""ordering.lp on its own: the order O1-O4 as #minimize levels, the selected
+runtime (O5), uniqueness of the optimum.
+
+Upstream, given as facts: qualifies/2 (qualification.lp), runtime_score/3
+(scoring.lp), distance/3 (sizes.lp); runtime_name_rank/2 is an input fact
+(the rank of metadata.name in code-point order, computed here the way the
+fact builder does: sorted distinct names, from 1).
+
+The full order is read by its definition (`successive_optima`: the winner,
+then the winner of the rest, ...), and the cost vectors (rank_cost/4) are
+checked to sort the same way.
+"""
+
+import pytest
+
+from ome_asp.facts import FactBuilder, runtime_id
+
+from .lp import optimal_models, optimum, successive_optima, text
+
+FILES = ("ordering.lp",)
+UPSTREAM = ("qualifies/2", "runtime_score/3", "distance/3")
+
+B = 10**9
+# O7: (name, score, distance); all ClusterServingRuntimes, model 3.21B
+O7 = [
+    ("z-top", 8, 69 * B),
+    ("b-open", 6, 0),
+    ("a-min2", 6, 1_210_000_000),
+    ("c-1to8", 6, 7 * B),
+    ("d-wide", 6, 69 * B),
+]
+
+
+def csr(name):
+    """(identifier, metadata.name) of a ClusterServingRuntime."""
+    return runtime_id("ClusterServingRuntime", None, name), name
+
+
+def sr(name, ns="ns"):
+    return runtime_id("ServingRuntime", ns, name), name
+
+
+def builder(runtimes, sized=True, query=1):
+    """runtimes: [((id, name), score, distance)], all qualifying for `query`."""
+    b = FactBuilder()
+    ranks = {name: k for k, name in enumerate(sorted({name for (_, name), _, _ in runtimes}), 1)}
+    for (r, name), score, distance in runtimes:
+        b.fact.qualifies(query, r)
+        b.fact.runtime_score(query, r, b.exact(score))
+        if sized:
+            b.fact.distance(query, r, b.exact(distance))
+        b.fact.runtime_name_rank(r, ranks[name])
+    return b
+
+
+def order(b):
+    by_definition = successive_optima(FILES, b, upstream=UPSTREAM)
+    best = optimum(FILES, b, upstream=UPSTREAM)
+    vectors = {}
+    for q, r, level, weight in best.answer.rows("rank_cost"):
+        vectors.setdefault(r, {})[int(level)] = int(weight)
+    by_cost = sorted(vectors, key=lambda r: [vectors[r].get(level, 0) for level in (4, 3, 2, 1)])
+    assert by_cost == by_definition  # the cost vectors sort as the optima come
+    assert best.answer.rows("selected") == {("1", by_definition[0])}
+    return by_definition
+
+
+def names(*runtimes):
+    return [text(r) for r, _ in runtimes]
+
+
+def test_o7_with_model_size():
+    """O7: higher score first (O2) despite the largest distance; then smaller
+    distance (O3): a one-bounded range beats a two-bounded one."""
+    b = builder([(csr(n), s, d) for n, s, d in O7])
+    assert order(b) == names(*(csr(n) for n in ["z-top", "b-open", "a-min2", "c-1to8", "d-wide"]))
+
+
+def test_o7_without_model_size():
+    """O7, O3: no model size, no distance: the score-6 runtimes by name (O4)."""
+    b = builder([(csr(n), s, d) for n, s, d in O7], sized=False)
+    assert order(b) == names(*(csr(n) for n in ["z-top", "a-min2", "b-open", "c-1to8", "d-wide"]))
+
+
+def test_o1_namespaced_first_whatever_the_score():
+    """O1: every qualifying ServingRuntime before every ClusterServingRuntime,
+    whatever score and distance; O6: a shared name gives two runtimes."""
+    b = builder([(csr("a"), 100, 0), (sr("z"), 1, 70 * B), (sr("a"), 2, 0), (csr("z"), 50, 0)])
+    assert order(b) == names(sr("a"), sr("z"), csr("a"), csr("z"))
+
+
+def test_o2_exact_scores_beyond_32_bits():
+    """O2, I8: scores compare exactly (4,294,967,297 vs 4,294,967,296)."""
+    b = builder([(csr("a"), 2**32, 0), (csr("b"), 2**32 + 1, 0)])
+    assert order(b) == names(csr("b"), csr("a"))
+
+
+def test_o4_name_order_by_code_point():
+    """O4: ascending metadata.name by character code ("a-b" before "ab", "B" before "a")."""
+    b = builder([(csr("ab"), 6, 0), (csr("a-b"), 6, 0), (csr("B"), 6, 0)])
+    assert order(b) == names(csr("B"), csr("a-b"), csr("ab"))
+
+
+def test_criterion_levels():
+    """The objective's levels, highest priority first: O1, O2, O3, O4."""
+    best = optimum(FILES, builder([(csr("a"), 1, 0)]), upstream=UPSTREAM)
+    assert best.answer.rows("criterion") == {
+        ("4", "namespaced_first"),
+        ("3", "higher_score"),
+        ("2", "smaller_distance"),
+        ("1", "name_order"),
+    }
+
+
+@pytest.mark.parametrize("sized", [True, False], ids=["sized", "unsized"])
+def test_cost_vector_is_the_winners_and_has_every_level(sized):
+    """The optimum's cost has one entry per criterion even when a level is
+    empty (no distance), and equals the winner's rank_cost vector."""
+    b = builder([(csr("b"), 6, 5 * B), (csr("a"), 6, 7 * B)], sized=sized)
+    best = optimum(FILES, b, upstream=UPSTREAM)
+    winner = names(csr("b") if sized else csr("a"))[0]
+    assert best.answer.rows("selected") == {("1", winner)}
+    vector = {int(level): int(w) for _, r, level, w in best.answer.rows("rank_cost") if r == winner}
+    assert best.cost == [vector.get(level, 0) for level in (4, 3, 2, 1)]
+    assert len(best.cost) == 4
+
+
+@pytest.mark.parametrize(
+    "runtimes",
+    [
+        pytest.param([(csr(n), s, d) for n, s, d in O7], id="O7"),
+        pytest.param([(sr("x"), 6, 0), (csr("x"), 6, 0)], id="same-name-both-kinds"),
+        pytest.param([(csr("a"), 0, 0), (csr("b"), 0, 0)], id="all-ties-but-name"),
+    ],
+)
+def test_the_optimum_is_unique(runtimes):
+    """optN enumerates every optimal model: exactly one, for every tie."""
+    assert len(optimal_models(FILES, builder(runtimes), upstream=UPSTREAM)) == 1
+
+
+def test_o5_one_selection_per_query():
+    """O5: each query selects the first of its own order, independently:
+    two queries with the same runtimes select the same one (their costs do
+    not merge); no qualifying runtime, no selection."""
+    b = builder([(csr("a"), 1, 0), (csr("b"), 2, 0)])
+    for (r, name), score in ((csr("a"), 1), (csr("b"), 2)):
+        b.fact.qualifies(2, r)
+        b.fact.runtime_score(2, r, b.exact(score))
+        b.fact.distance(2, r, b.exact(0))
+    b.fact.query(3)
+    best = optimum(FILES, b, upstream=UPSTREAM)
+    assert best.answer.rows("selected") == {("1", names(csr("b"))[0]), ("2", names(csr("b"))[0])}
