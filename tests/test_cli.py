@@ -90,6 +90,7 @@ def test_flag_errors_are_one_line_and_exit_1(argv, message):
 
 
 def test_E4_model_not_found():
+    """M2: without the model no selection runs; explain says so as E4 does."""
     result = run_cli("explain", "--model", "nope", "-n", "llama-demo", "-f", WORKED)
     assert (result.code, result.stdout, result.stderr) == (1, "", 'error: clusterbasemodels.ome.io "nope" not found\n')
 
@@ -163,6 +164,27 @@ def test_E6_O8_json_with_no_runtimes_has_empty_rows(tmp_path):
     report = explain_json("--model", "m", "-n", "ns", "-f", write(tmp_path, model()))
     assert report["rows"] == [] and report["selected"] is None
     assert report["message"] == "no runtime found to support model safetensors with format safetensors in namespace ns"
+
+
+def test_S8_explain_prints_weight_not_score(tmp_path):
+    """S8, E9: the table has no score column; WEIGHT (1) differs from the score (11)."""
+    zero = entry(modelFormat={"name": "safetensors", "version": "1.0.0", "weight": 0})
+    result = run_cli("explain", "--model", "m", "-f", write(tmp_path, model(), runtime("rt", supportedModelFormats=[zero])))
+    assert result.stdout.splitlines() == [
+        "RUNTIME   SCOPE     COMPATIBLE   PRIORITY   WEIGHT   REASON",
+        "rt        Cluster   Yes          1          1        -",
+    ]
+    assert explain_json("--model", "m", "-f", str(tmp_path / "manifests.yaml"))["rows"][0]["score"] == 11
+
+
+def test_O10_A7_only_the_runtimes_own_spec_counts(tmp_path):
+    """O10: no inheritance is modelled: a child runtime that would inherit its
+    formats from a parent has none of its own, so it fails Q5."""
+    child = runtime("child", supportedModelFormats=[])
+    child["spec"]["baseRuntime"] = "parent"  # not a field selection reads (I2)
+    rows = explain_json("--model", "m", "-f", write(tmp_path, model(), runtime("parent"), child))["rows"]
+    assert [(r["runtime"], r["failedCheck"]) for r in rows] == [("parent", None), ("child", "Q5")]
+    assert rows[1]["reason"].endswith("not in supported formats: no supported formats defined")
 
 
 # --- E17, O6: one name, both kinds -----------------------------------------------
