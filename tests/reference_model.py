@@ -1,0 +1,652 @@
+"""Reference model of OME runtime selection and ``ome-asp explain -o json`` (spec profile v1.3).
+
+This is the independent test oracle: a second, plain-Python reading of
+``shared/reference/spec.md`` (and the decisions in ``open-questions.md``),
+written without looking at the clingo engine. It is deliberately direct: one
+function per rule family, each citing its rule ids. Numbers are exact: Python
+ints for weights, priorities and scores, ``Fraction`` for sizes and distances
+(I8). No floats anywhere.
+
+Entry point: :func:`reference_report`. The rule helpers are public too, so the
+tests can check the spec's tables one rule at a time.
+
+Inputs are already-parsed, schema-valid manifests (I4 holds). "Absent" is a
+missing key; ``None`` values never occur in such input.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from fractions import Fraction
+
+API_VERSION = "ome-asp/v1alpha1"
+PROFILE = "v1.3"
+SR = "ServingRuntime"
+CSR = "ClusterServingRuntime"
+RUNTIME_KINDS = (SR, CSR)
+NAMESPACED_KINDS = ("BaseModel", SR, "InferenceService")
+DEFAULT_NAMESPACE = "default"  # I1, OQ-22
+CHECKS = ("Q2", "Q3", "Q4", "Q5", "Q6", "Q7", "Q8")
+MODE_KEY = "ome.io/deploymentMode"
+ACCELERATOR_ANNOTATION = "ome.io/accelerator-class"
+
+
+def _get(obj, *path):
+    """The value at ``path`` inside nested mappings, or None when any step is absent."""
+    for key in path:
+        if not isinstance(obj, dict) or key not in obj:
+            return None
+        obj = obj[key]
+    return obj
+
+
+def _entries(runtime: dict) -> list[dict]:
+    return _get(runtime, "spec", "supportedModelFormats") or []
+
+
+# --------------------------------------------------------------------------
+# I — inputs, defaults, apply order; W — runtime admission
+# --------------------------------------------------------------------------
+
+
+def apply_defaults(document: dict) -> dict:
+    """A copy of ``document`` as the API server stores it: I1 namespace, I3 defaults."""
+    doc = copy.deepcopy(document)
+    if doc["kind"] in NAMESPACED_KINDS:
+        doc["metadata"].setdefault("namespace", DEFAULT_NAMESPACE)  # I1
+    if doc["kind"] in RUNTIME_KINDS:
+        for entry in _entries(doc):
+            for part in ("modelFormat", "modelFramework"):
+                entry[part].setdefault("weight", 1)  # I3: absent weight -> 1
+                entry[part].setdefault("operator", "Equal")  # I3: absent operator -> Equal
+            # I3: priority and autoSelect get no stored default.
+    return doc
+
+
+def admission_denial(runtime: dict, accelerator_classes: set[str]) -> str | None:
+    """The W-rule denial message for a (defaulted) runtime, or None when admitted."""
+    if _get(runtime, "spec", "disabled") is True:
+        return None  # W2: disabled runtimes skip W3-W4
+    # W3: every listed accelerator class must exist.
+    listed = _get(runtime, "spec", "acceleratorRequirements", "acceleratorClasses") or []
+    missing = [name for name in listed if name not in accelerator_classes]
+    if missing:
+        return (
+            "unknown accelerator classes referenced in AcceleratorRequirements: ["
+            + " ".join(missing)
+            + "]"
+        )
+    # W4: autoSelect: true entries that set priority, grouped by entry name
+    # (absent name = ""), may not set two different priorities.
+    first_priority: dict[str, int] = {}
+    for entry in _entries(runtime):
+        if entry.get("autoSelect") is True and "priority" in entry:
+            group = entry.get("name", "")
+            if first_priority.setdefault(group, entry["priority"]) != entry["priority"]:
+                return (
+                    f"different priorities assigned for the model format {group} "
+                    f"under the {runtime['kind'].lower()} {runtime['metadata']['name']}"
+                )
+    return None
+
+
+class Cluster:
+    """The final cluster state after applying every document (I9, I10)."""
+
+    def __init__(self, documents: list[dict]):
+        # I11: documents of other kinds are skipped.
+        docs = [apply_defaults(d) for d in documents if d.get("kind") in (
+            "AcceleratorClass", "BaseModel", "ClusterBaseModel", SR, CSR, "InferenceService")]
+        # I10: AcceleratorClasses first, then models and ISVCs, then runtimes
+        # sorted by (kind, namespace, name), each admitted against what came before.
+        self.accelerator_classes = {
+            d["metadata"]["name"] for d in docs if d["kind"] == "AcceleratorClass"}
+        self.models = {
+            (d["kind"], d["metadata"].get("namespace"), d["metadata"]["name"]): d
+            for d in docs if d["kind"] in ("BaseModel", "ClusterBaseModel")}
+        self.isvcs = {
+            (d["metadata"]["namespace"], d["metadata"]["name"]): d
+            for d in docs if d["kind"] == "InferenceService"}
+        self.runtimes: list[dict] = []
+        self.denied: list[tuple[dict, str]] = []
+        for rt in sorted(
+            (d for d in docs if d["kind"] in RUNTIME_KINDS),
+            key=lambda d: (d["kind"], d["metadata"].get("namespace", ""), d["metadata"]["name"]),
+        ):
+            message = admission_denial(rt, self.accelerator_classes)  # I9
+            if message is None:
+                self.runtimes.append(rt)
+            else:
+                self.denied.append((rt, message))
+
+    def resolve_model(self, namespace: str, name: str) -> dict | None:
+        """M1: the BaseModel ``name`` in ``namespace``, else the ClusterBaseModel ``name``."""
+        return self.models.get(("BaseModel", namespace, name)) or self.models.get(
+            ("ClusterBaseModel", None, name))
+
+    def candidates(self, namespace: str) -> list[dict]:
+        """Q1: every ServingRuntime in ``namespace`` and every ClusterServingRuntime."""
+        return [
+            rt for rt in self.runtimes
+            if rt["kind"] == CSR or rt["metadata"]["namespace"] == namespace]
+
+
+# --------------------------------------------------------------------------
+# V — version matching
+# --------------------------------------------------------------------------
+
+_NUM = re.compile(r"0|[1-9][0-9]*")
+
+
+def _num(text: str) -> int | None:
+    """V1 ``num``: no leading zeros, fits in 64-bit unsigned."""
+    if _NUM.fullmatch(text) and int(text) < 2**64:
+        return int(text)
+    return None
+
+
+def parse_version(text: str) -> dict | None:
+    """V1: the parsed version, or None when ``text`` does not parse."""
+    prefix = text.startswith("v")
+    parts = (text[1:] if prefix else text).split(".", 2)
+    build: list[str] = []
+    pre: list[str] = []
+    dev: list[str] = []
+    if len(parts) == 3:
+        rest = parts[2]
+        rest, plus, tail = rest.partition("+")
+        if plus:
+            build = tail.split(".")
+        rest, dash, tail = rest.partition("-")
+        if dash:
+            pre = tail.split(".")
+        rest, dot, tail = rest.partition(".")
+        if dot:
+            dev = tail.split(".")
+        if any(component == "" for component in build + pre + dev):
+            return None
+        parts[2] = rest
+    numbers = [_num(p) for p in parts]
+    if None in numbers:
+        return None
+    return {
+        "prefix": prefix,
+        "precision": len(numbers),
+        "core": tuple(numbers + [0] * (3 - len(numbers))),  # missing part counts as 0 (V5)
+        "pre": pre,
+        "build": build,
+        "dev": dev,
+    }
+
+
+def versions_match(entry_version: str, operator: str, model_version: str) -> bool:
+    """V2-V9: does ``entry_version OP model_version`` hold (both versions set)?"""
+    entry, model = parse_version(entry_version), parse_version(model_version)
+    if entry is None or model is None:
+        return False  # V2
+    equal = all(entry[k] == model[k] for k in ("core", "pre", "build", "dev"))  # V5
+    suffixed = any(v[k] for v in (entry, model) for k in ("pre", "build", "dev"))
+    if suffixed or operator == "Equal":
+        return equal  # V6, V7
+    if entry["precision"] != model["precision"] or entry["prefix"] != model["prefix"]:
+        return False  # V8, V9: same precision and prefix required
+    if operator == "GreaterThan":
+        return entry["core"] > model["core"]  # V3 direction: entry OP model
+    if operator == "GreaterThanOrEqual":
+        return entry["core"] >= model["core"]
+    return equal  # V9: other operators
+
+
+# --------------------------------------------------------------------------
+# Z — sizes
+# --------------------------------------------------------------------------
+
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([MBT])?")
+_MULTIPLIER = {None: 1, "M": 10**6, "B": 10**9, "T": 10**12}
+
+
+def size_count(text: str) -> Fraction:
+    """Z1/Z2: the exact parameter count of a size string; unparseable reads as 0."""
+    match = _SIZE.fullmatch(text)
+    if not match:
+        return Fraction(0)  # Z2
+    whole, _, fraction = match.group(1).partition(".")
+    value = Fraction(int(whole or "0")) + Fraction(int(fraction or "0"), 10 ** len(fraction))
+    return value * _MULTIPLIER[match.group(2)]
+
+
+def size_reason(runtime: dict, model_spec: dict) -> str | None:
+    """Z3 (Q6): None when the model's size fits the runtime's range, else the Z4 reason."""
+    size = model_spec.get("modelParameterSize")
+    size_range = _get(runtime, "spec", "modelSizeRange")
+    if size is None or size_range is None:
+        return None
+    s = size_count(size)
+    low, high = size_range.get("min"), size_range.get("max")
+    if (low is not None and s < size_count(low)) or (high is not None and s > size_count(high)):
+        lower = "(-inf" if low is None else f"[{low}"
+        upper = "inf)" if high is None else f"{high}]"
+        return f"model size {size} is outside supported range {lower}, {upper}"  # Z4
+    return None
+
+
+def size_distance(runtime: dict, model_spec: dict) -> Fraction | None:
+    """Z5: distance of the runtime's range from the model's size (None: model has no size)."""
+    size = model_spec.get("modelParameterSize")
+    if size is None:
+        return None
+    s = size_count(size)
+    size_range = _get(runtime, "spec", "modelSizeRange") or {}
+    return sum(
+        (abs(size_count(size_range[b]) - s) for b in ("min", "max") if b in size_range),
+        Fraction(0))
+
+
+def decimal_string(value: Fraction) -> str:
+    """Exact plain decimal form of a non-negative finite decimal fraction ("7000000000", "2.5")."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    places = 1
+    while 10**places % value.denominator:
+        places += 1
+    digits = str(value.numerator * 10**places // value.denominator).rjust(places + 1, "0")
+    return (digits[:-places] + "." + digits[-places:]).rstrip("0")
+
+
+# --------------------------------------------------------------------------
+# Q10-Q14, Q20-Q24, E15, E16 — entry compatibility and its reasons
+# --------------------------------------------------------------------------
+
+PIPELINE_COMPONENTS = ("scheduler", "textEncoder", "tokenizer", "transformer", "vae")
+
+
+def _component_reason(name: str, entry_part: dict, model_part: dict | None) -> str | None:
+    """Q22 (Q23 with a key as ``name``): library, then type; empty entry strings are wildcards."""
+    if model_part is None:
+        return f"component {name} required by runtime but not specified in model"
+    for field in ("library", "type"):
+        wanted = entry_part.get(field, "")
+        if wanted and wanted != model_part.get(field, ""):
+            return f"{name} {field} mismatch (model={model_part.get(field, '')}, runtime={wanted})"
+    return None
+
+
+def pipeline_reason(entry: dict, model_spec: dict) -> str | None:
+    """Q10, Q20-Q24: the first diffusion-pipeline mismatch of an entry, or None."""
+    wanted = entry.get("diffusionPipeline")
+    if wanted is None:
+        return None  # Q10
+    have = model_spec.get("diffusionPipeline")
+    if have is None:
+        return "diffusion pipeline required by runtime but not specified in model"  # Q20
+    if "className" in wanted and have.get("className") != wanted["className"]:  # Q21
+        model_class = have.get("className", "<nil>")
+        return f"pipeline class mismatch (model={model_class}, runtime={wanted['className']})"
+    for name in PIPELINE_COMPONENTS:  # Q22
+        if name in wanted:
+            reason = _component_reason(name, wanted[name], have.get(name))
+            if reason:
+                return reason
+    extra = wanted.get("additionalComponents") or {}
+    if extra:  # Q23
+        have_extra = have.get("additionalComponents") or {}
+        if not have_extra:
+            return "diffusion pipeline missing required additional components"
+        for key in sorted(extra):  # OQ-15
+            if key not in have_extra:
+                return f"diffusion component {key} missing in model"
+            reason = _component_reason(key, extra[key], have_extra[key])
+            if reason:
+                return reason
+    return None
+
+
+def _one_sided_reason(what: str, model_value, entry_value) -> str | None:
+    """Q11/Q12: both absent pass, both set must be equal, one-sided fails."""
+    if model_value is None and entry_value is None:
+        return None
+    if model_value is None:
+        return f"model has no {what} but runtime requires {entry_value}"
+    if entry_value is None:
+        return f"model has {what} {model_value} but runtime has no {what} requirement"
+    if model_value != entry_value:
+        return f"{what} mismatch (model={model_value}, runtime={entry_value})"
+    return None
+
+
+def _version_reason(what: str, model_version, entry_version, operator: str) -> str | None:
+    """Q13/Q14 versions: both absent pass, one-sided fails, both set -> V-rules."""
+    if model_version is None and entry_version is None:
+        return None
+    if model_version is None:
+        return f"model has no {what} version but runtime requires {entry_version}"
+    if entry_version is None:
+        return f"model has {what} version but runtime has no version requirement"
+    if not versions_match(entry_version, operator, model_version):
+        return f"{what} version mismatch (model={model_version}, runtime={entry_version})"
+    return None
+
+
+def format_reason(entry: dict, model_spec: dict) -> str | None:
+    """Q13: format name, then format version."""
+    want, have = entry["modelFormat"], model_spec["modelFormat"]
+    if want["name"] != have["name"]:
+        return f"format name mismatch (model={have['name']}, runtime={want['name']})"
+    return _version_reason("format", have.get("version"), want.get("version"), want["operator"])
+
+
+def framework_reason(entry: dict, model_spec: dict) -> str | None:
+    """Q14 (and I7): the model needs a framework; then name, then version."""
+    want, have = entry["modelFramework"], model_spec.get("modelFramework")
+    if have is None:
+        return f"model has no framework but runtime requires {want['name']}"
+    if want["name"] != have["name"]:
+        return f"framework name mismatch (model={have['name']}, runtime={want['name']})"
+    return _version_reason("framework", have.get("version"), want.get("version"), want["operator"])
+
+
+def entry_mismatches(entry: dict, model_spec: dict) -> list[str]:
+    """Q10-Q14 / E15: every difference of an entry from the model; empty = compatible."""
+    pieces = [
+        pipeline_reason(entry, model_spec),
+        _one_sided_reason("architecture", model_spec.get("modelArchitecture"),
+                          entry.get("modelArchitecture")),
+        _one_sided_reason("quantization", model_spec.get("quantization"),
+                          entry.get("quantization")),
+        format_reason(entry, model_spec),
+        framework_reason(entry, model_spec),
+    ]
+    return [p for p in pieces if p is not None]
+
+
+def model_label(model_spec: dict) -> str:
+    """E16: ``mt:`` + format name[:version][:architecture][:quantization][:framework[:version]]."""
+    fmt = model_spec["modelFormat"]
+    parts = ["mt", fmt["name"]]
+    for value in (fmt.get("version"), model_spec.get("modelArchitecture"),
+                  model_spec.get("quantization")):
+        if value is not None:
+            parts.append(value)
+    framework = model_spec.get("modelFramework")
+    if framework is not None:
+        parts.append(framework["name"])
+        if framework.get("version") is not None:
+            parts.append(framework["version"])
+    return ":".join(parts)
+
+
+def first_compatible_entry(runtime: dict, model_spec: dict) -> dict | None:
+    """Q16: the first entry in list order compatible with the model, whatever its autoSelect."""
+    for entry in _entries(runtime):
+        if not entry_mismatches(entry, model_spec):
+            return entry
+    return None
+
+
+# --------------------------------------------------------------------------
+# S — scoring; E9 — explain PRIORITY and WEIGHT
+# --------------------------------------------------------------------------
+
+
+def counts_in_score(entry: dict, model_spec: dict) -> bool:
+    """S2/Q17: autoSelect not false, format and framework match (names and versions)."""
+    return (entry.get("autoSelect") is not False
+            and format_reason(entry, model_spec) is None
+            and framework_reason(entry, model_spec) is None)
+
+
+def entry_score(entry: dict) -> int:
+    """S3: (wf' + ww') x priority, a stored 0 weight counting as 10 (format) / 5 (framework)."""
+    wf = entry["modelFormat"]["weight"] or 10
+    ww = entry["modelFramework"]["weight"] or 5
+    return (wf + ww) * entry.get("priority", 1)
+
+
+def runtime_score(runtime: dict, model_spec: dict) -> int:
+    """S1: max(0, best counted entry score)."""
+    return max([0] + [entry_score(e) for e in _entries(runtime) if counts_in_score(e, model_spec)])
+
+
+def explain_priority_weight(entry: dict) -> tuple[int, int]:
+    """E9: PRIORITY = P; WEIGHT = P*wf + P*ww over the weights > 0 (no 10/5 substitution)."""
+    priority = entry.get("priority", 1)
+    weight = sum(priority * entry[part]["weight"]
+                 for part in ("modelFormat", "modelFramework") if entry[part]["weight"] > 0)
+    return priority, weight
+
+
+# --------------------------------------------------------------------------
+# A — accelerator class; D — deployment mode
+# --------------------------------------------------------------------------
+
+
+def requested_accelerator_classes(isvc: dict) -> set[str]:
+    """A1: annotation, acceleratorSelector, engine and decoder overrides, pooled."""
+    classes = set()
+    annotations = _get(isvc, "metadata", "annotations") or {}
+    if ACCELERATOR_ANNOTATION in annotations:
+        classes.add(annotations[ACCELERATOR_ANNOTATION])
+    for path in (("spec", "acceleratorSelector", "acceleratorClass"),
+                 ("spec", "engine", "acceleratorOverride", "acceleratorClass"),
+                 ("spec", "decoder", "acceleratorOverride", "acceleratorClass")):
+        value = _get(isvc, *path)
+        if value is not None:
+            classes.add(value)
+    return classes
+
+
+def accelerator_reason(isvc: dict, runtime: dict) -> str | None:
+    """A2-A4 (Q3): the runtime must list every requested class."""
+    requested = requested_accelerator_classes(isvc)
+    listed = set(_get(runtime, "spec", "acceleratorRequirements", "acceleratorClasses") or [])
+    if requested <= listed:  # A2: an empty request passes
+        return None
+    return "runtime does not support the required accelerator class"
+
+
+VALID_MODES = ("RawDeployment", "OMENative", "MultiNode", "VirtualDeployment")
+
+
+def _mode(value) -> str | None:
+    """D1: only the four exact values count; anything else is "no mode"."""
+    return value if value in VALID_MODES else None
+
+
+def requested_modes(isvc: dict) -> dict[str, str | None]:
+    """D3: a valid component annotation, else spec.deploymentMode (decoder: only if present)."""
+    spec = isvc["spec"]
+    typed = spec.get("deploymentMode")
+    engine = _mode(_get(spec, "engine", "annotations", MODE_KEY)) or typed
+    decoder = None
+    if "decoder" in spec:
+        decoder = _mode(_get(spec, "decoder", "annotations", MODE_KEY)) or typed
+    return {"engine": engine, "decoder": decoder}
+
+
+def deployment_mode_reason(isvc: dict, runtime: dict) -> str | None:
+    """D2, D4, D5 (Q4): engine first, then decoder; both sides must declare to differ."""
+    requested = requested_modes(isvc)
+    for component, config in (("engine", "engineConfig"), ("decoder", "decoderConfig")):
+        declared = _mode(_get(runtime, "spec", config, "annotations", MODE_KEY))
+        wanted = requested[component]
+        if declared and wanted and declared != wanted:
+            return (f"runtime {component} deployment mode {declared} does not match "
+                    f"requested {component} deployment mode {wanted}")
+    return None
+
+
+# --------------------------------------------------------------------------
+# Q2-Q8 and E14 — per-runtime checks and reasons
+# --------------------------------------------------------------------------
+
+NO_AUTOSELECT_REASON = (
+    "supports the model but has no supportedModelFormats[].autoSelect=true entry, so "
+    "automatic selection skips it (pin it explicitly via spec.runtime.name instead)")
+
+
+def check_reasons(runtime: dict, model_spec: dict, isvc: dict | None) -> list[tuple[str, str]]:
+    """Q2-Q8, each evaluated on its own, with its E14 reason: every failing check, in order."""
+    failures: dict[str, str | None] = {}
+    failures["Q2"] = "runtime is disabled" if _get(runtime, "spec", "disabled") is True else None
+    if isvc is not None:  # A6, D7: skipped for --model
+        failures["Q3"] = accelerator_reason(isvc, runtime)
+        failures["Q4"] = deployment_mode_reason(isvc, runtime)
+    # Q5 / Q15: any compatible entry, whatever its autoSelect.
+    compatible = first_compatible_entry(runtime, model_spec)
+    if compatible is None:
+        label = model_label(model_spec)
+        entries = _entries(runtime)
+        # Every entry here is incompatible, so each has at least one piece
+        # (E15's "unknown mismatch" cannot occur).
+        detail = "; ".join(", ".join(entry_mismatches(e, model_spec)) for e in entries)
+        failures["Q5"] = (f"model format '{label}' not in supported formats: "
+                          f"{detail or 'no supported formats defined'}")
+    failures["Q6"] = size_reason(runtime, model_spec)
+    # Q7 / Q18: any entry with autoSelect: true, compatible or not.
+    if not any(e.get("autoSelect") is True for e in _entries(runtime)):
+        failures["Q7"] = NO_AUTOSELECT_REASON
+    # Q8: score > 0; E14 reason 7 vs 8 by the first compatible entry's autoSelect (OQ-21).
+    # Reason 7 claims another entry has autoSelect=true, so it is used only when
+    # Q7 passed (docs/decisions.md D-2).
+    if runtime_score(runtime, model_spec) <= 0:
+        if compatible is not None and compatible.get("autoSelect") is not True and "Q7" not in failures:
+            fmt = model_spec["modelFormat"]["name"]
+            failures["Q8"] = (
+                f"matching format {fmt} is not autoSelect-enabled (a different "
+                "supportedModelFormats entry on this runtime has autoSelect=true, but not "
+                "the one that matches this model)")
+        else:
+            failures["Q8"] = "auto-select score is 0"
+    return [(check, failures[check]) for check in CHECKS if failures.get(check)]
+
+
+# --------------------------------------------------------------------------
+# O — ordering and outcome; E — the explain report
+# --------------------------------------------------------------------------
+
+
+def _order_key(runtime: dict, score: int, distance: Fraction | None):
+    """O1-O4: ServingRuntimes first, then score desc, distance asc (sized model), name."""
+    return (
+        0 if runtime["kind"] == SR else 1,
+        -score,
+        distance if distance is not None else 0,  # O3 skipped without a size: all equal
+        runtime["metadata"]["name"],  # O4: code-point order
+    )
+
+
+def _kind_name_key(runtime: dict):
+    """E10 No-row order and O8 item order (OQ-5): ServingRuntimes first, each by name."""
+    return (0 if runtime["kind"] == SR else 1, runtime["metadata"]["name"])
+
+
+def no_runtime_message(model_spec: dict, namespace: str,
+                       evaluated: list[tuple[dict, list[tuple[str, str]]]]) -> str:
+    """O8: the no-runtime message, given every candidate with its failed checks."""
+    fmt = model_spec["modelFormat"]["name"]
+    message = f"no runtime found to support model {fmt} with format {fmt} in namespace {namespace}"
+    if evaluated:
+        namespaced = sum(1 for rt, _ in evaluated if rt["kind"] == SR)
+        message += (f". Checked {len(evaluated)} runtimes ({namespaced} namespace-scoped, "
+                    f"{len(evaluated) - namespaced} cluster-scoped)")
+    # Listed: candidates whose first failed check is one of Q2-Q6 (not Q7/Q8), OQ-5 order.
+    items = [
+        f"{rt['metadata']['name']} ({failures[0][1]})"
+        for rt, failures in sorted(evaluated, key=lambda t: _kind_name_key(t[0]))
+        if failures and failures[0][0] in ("Q2", "Q3", "Q4", "Q5", "Q6")
+    ]
+    if items:
+        message += ". Excluded runtimes: " + "; ".join(items)
+    return message
+
+
+def _row(rt: dict, *, compatible: bool, rank, score, priority, weight, distance,
+         failures: list[tuple[str, str]]) -> dict:
+    return {
+        "runtime": rt["metadata"]["name"],
+        "kind": rt["kind"],
+        "scope": "Namespaced" if rt["kind"] == SR else "Cluster",  # E8
+        "compatible": compatible,
+        "rank": rank,
+        "score": score,
+        "priority": priority,
+        "weight": weight,
+        "distance": distance,
+        "reason": failures[0][1] if failures else None,  # E14: first failed check
+        "failedCheck": failures[0][0] if failures else None,
+        "reasons": [{"check": check, "message": text} for check, text in failures],
+    }
+
+
+def _error(message: str) -> dict:
+    return {"error": message}
+
+
+def reference_report(documents: list[dict], namespace: str, model: str | None = None,
+                     isvc: str | None = None) -> dict:
+    """What ``ome-asp explain (--model M | --isvc I) -n NS -o json`` prints.
+
+    On an E4 target error: ``{"error": "<message>"}`` (the CLI prints ``error: <message>``).
+    """
+    if (model is None) == (isvc is None):
+        raise ValueError("exactly one of model or isvc is required")
+    cluster = Cluster(documents)
+
+    # E4 / M1: resolve the target.
+    isvc_doc = None
+    if isvc is not None:
+        isvc_doc = cluster.isvcs.get((namespace, isvc))
+        if isvc_doc is None:
+            return _error(f'inferenceservices.ome.io "{isvc}" not found')
+        if "model" not in isvc_doc["spec"]:
+            return _error(f'InferenceService "{isvc}" has no spec.model; pass --model instead')
+        model = isvc_doc["spec"]["model"]["name"]
+        query = {"namespace": namespace, "isvc": isvc, "model": model}
+    else:
+        query = {"namespace": namespace, "model": model}
+    model_doc = cluster.resolve_model(namespace, model)
+    if model_doc is None:
+        return _error(f'clusterbasemodels.ome.io "{model}" not found')
+    model_spec = model_doc["spec"]
+    if not _get(model_spec, "modelFormat", "name"):  # M4 (explain ignores M3, OQ-17)
+        return _error("invalid model specification: modelFormat.name: "
+                      "model format name is required")
+
+    # Q1-Q8 per candidate.
+    evaluated = [(rt, check_reasons(rt, model_spec, isvc_doc))
+                 for rt in cluster.candidates(namespace)]
+    yes = [rt for rt, failures in evaluated if not failures]
+    no = [(rt, failures) for rt, failures in evaluated if failures]
+
+    # O1-O4, E10: Yes rows ranked, then No rows by kind and name.
+    scored = [(rt, runtime_score(rt, model_spec), size_distance(rt, model_spec)) for rt in yes]
+    scored.sort(key=lambda t: _order_key(*t))
+    rows = []
+    for rank, (rt, score, distance) in enumerate(scored, start=1):
+        priority, weight = explain_priority_weight(first_compatible_entry(rt, model_spec))
+        rows.append(_row(rt, compatible=True, rank=rank, score=score, priority=priority,
+                         weight=weight,
+                         distance=None if distance is None else decimal_string(distance),
+                         failures=[]))
+    for rt, failures in sorted(no, key=lambda t: _kind_name_key(t[0])):
+        rows.append(_row(rt, compatible=False, rank=None, score=None, priority=None,
+                         weight=None, distance=None, failures=failures))
+
+    selected = None
+    message = None
+    if scored:
+        winner = scored[0][0]  # O5
+        selected = {"kind": winner["kind"], "namespace": winner["metadata"].get("namespace"),
+                    "name": winner["metadata"]["name"]}
+    else:
+        message = no_runtime_message(model_spec, namespace, evaluated)
+    return {
+        "apiVersion": API_VERSION,
+        "kind": "RuntimeExplainReport",
+        "profile": PROFILE,
+        "query": query,
+        "selected": selected,
+        "rows": rows,
+        "message": message,
+    }

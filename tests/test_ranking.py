@@ -1,0 +1,40 @@
+"""The full ranking read from the cost vectors equals the order by definition,
+successive optima of the #minimize statements (O1-O5, docs/design.md)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+
+from conftest import FIXTURES
+from ome_asp import engine
+from ome_asp.facts import Query, build_facts
+from ome_asp.loader import load
+from ome_asp.testing import strategies
+
+
+def ranking_both_ways(paths: list[str], query: Query) -> tuple[list, list]:
+    facts = build_facts(load(paths), [query])
+    return engine.solve(facts, 1).queries[1].ranking, engine.rank_by_reoptimizing(facts)
+
+
+def test_worked_example_O5_successive_optima():
+    by_keys, by_definition = ranking_both_ways([str(FIXTURES / "worked-example")], Query("llama-demo", model="llama-3-2-3b-instruct"))
+    assert by_keys == by_definition
+    assert [r.arguments[-1].string for r in by_keys] == ["team-llama", "vllm-llama", "srt-llama-small", "srt-llama-large"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(strategies.clusters())
+def test_cost_vector_order_is_the_successive_optima_O1_O2_O3_O4(case):
+    documents, query = case
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "cluster.yaml")
+        with open(path, "w", encoding="utf-8") as stream:
+            yaml.safe_dump_all(documents, stream)
+        facts = build_facts(load([path]), [Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))])
+    answer = engine.solve(facts, 1).queries[1]
+    assert answer.ranking == engine.rank_by_reoptimizing(facts)
