@@ -7,6 +7,7 @@ reproduces. If one of these fails, the oracle is wrong, not the engine.
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 import yaml
@@ -19,111 +20,7 @@ from ome_asp.testing import strategies
 # Fixtures: the seed's worked example (spec 13.1) and small builders
 # --------------------------------------------------------------------------
 
-SEED_MANIFESTS = """
-apiVersion: ome.io/v1beta1
-kind: BaseModel
-metadata:
-  name: llama-3-2-3b-instruct
-  namespace: llama-demo
-spec:
-  modelType: llama
-  modelArchitecture: LlamaForCausalLM
-  modelFormat:
-    name: safetensors
-    version: "1.0.0"
-  modelFramework:
-    name: transformers
-    version: "4.45.0.dev0"
-  modelParameterSize: "3.21B"
-  storage:
-    storageUri: hf://meta-llama/Llama-3.2-3B-Instruct
-    path: /mnt/data/models/meta/llama-3-2-3b-instruct
----
-apiVersion: ome.io/v1beta1
-kind: ServingRuntime
-metadata:
-  name: team-llama
-  namespace: llama-demo
-spec:
-  supportedModelFormats:
-    - modelFormat:
-        name: safetensors
-        version: "1.0.0"
-      modelFramework:
-        name: transformers
-        version: "4.45.0.dev0"
-      modelArchitecture: LlamaForCausalLM
-      autoSelect: true
-      priority: 1
----
-apiVersion: ome.io/v1beta1
-kind: ClusterServingRuntime
-metadata:
-  name: vllm-llama
-spec:
-  supportedModelFormats:
-    - modelFormat:
-        name: safetensors
-        version: "1.0.0"
-        weight: 2
-      modelFramework:
-        name: transformers
-        version: "4.45.0.dev0"
-      modelArchitecture: LlamaForCausalLM
-      autoSelect: true
-      priority: 2
----
-apiVersion: ome.io/v1beta1
-kind: ClusterServingRuntime
-metadata:
-  name: srt-llama-small
-spec:
-  supportedModelFormats:
-    - modelFormat:
-        name: safetensors
-        version: "1.0.0"
-      modelFramework:
-        name: transformers
-        version: "4.45.0.dev0"
-      modelArchitecture: LlamaForCausalLM
-      autoSelect: true
-      priority: 3
-  modelSizeRange:
-    min: 1B
-    max: 8B
----
-apiVersion: ome.io/v1beta1
-kind: ClusterServingRuntime
-metadata:
-  name: srt-llama-large
-spec:
-  supportedModelFormats:
-    - modelFormat:
-        name: safetensors
-        version: "1.0.0"
-      modelFramework:
-        name: transformers
-        version: "4.45.0.dev0"
-      modelArchitecture: LlamaForCausalLM
-      autoSelect: true
-      priority: 3
-  modelSizeRange:
-    min: 1B
-    max: 70B
----
-apiVersion: ome.io/v1beta1
-kind: InferenceService
-metadata:
-  name: llama-chat
-  namespace: llama-demo
-spec:
-  model:
-    name: llama-3-2-3b-instruct
-    kind: BaseModel
-  engine:
-    minReplicas: 1
-    maxReplicas: 1
-"""
+SEED_MANIFESTS = (Path(__file__).resolve().parent.parent / "fixtures" / "worked-example" / "manifests.yaml").read_text()
 
 SEED_MODEL = "llama-3-2-3b-instruct"
 #: The seed model's spec (13.1), as ref.* rule helpers take it.
