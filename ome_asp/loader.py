@@ -4,24 +4,24 @@
 validates every field selection reads the way the API server would (I4, I5),
 applies the API-server defaults (I3) and returns a `Cluster` in canonical
 order (I10). Malformed input raises `InputError` with one message of the form
-`<file>: document <n>: <Kind> <namespace>/<name>: <field path>: <why>`;
-suspected typos and documents of other kinds become warnings (I11), or
-errors with `strict=True`.
+`<file>:<line>: document <n>: <Kind> <namespace>/<name>: <field path>: <why>`;
+suspected typos, documents of other kinds and version or size strings that do
+not parse become warnings of the same form (I11), or errors with `strict=True`.
 """
 
 from __future__ import annotations
 
 import difflib
-import json
+import functools
 import os
 import re
 import sys
 from collections.abc import Iterator
 from typing import IO, Any, NoReturn
 
-import yaml
-
+from ome_asp.documents import NO_KEY, Document, decode, documents, quote, shown
 from ome_asp.errors import InputError
+from ome_asp.limits import MAX_INPUT_BYTES, InputBudget
 from ome_asp.objects import (
     BASE_MODEL,
     CLUSTER_BASE_MODEL,
@@ -43,6 +43,11 @@ from ome_asp.objects import (
     SizeRange,
     Source,
 )
+from ome_asp.sizes import is_size
+from ome_asp.versions import parse_version
+
+# A cluster repeats the same few version strings thousands of times.
+_is_version = functools.lru_cache(maxsize=1024)(lambda text: parse_version(text) is not None)
 
 API_VERSION = "ome.io/v1beta1"
 API_GROUP = "ome.io"
@@ -59,6 +64,9 @@ STDIN_LABEL = "<stdin>"
 
 INT64 = (-(2**63), 2**63 - 1)  # weights
 PRIORITY = (1, 2**31 - 1)  # int32 with minimum 1 (I4)
+#: Sizes are computed exactly (I8); Python refuses to convert numbers of more
+#: than 4,300 digits to and from text, so longer size strings are refused.
+SIZE_DIGITS = 1000
 
 # Keys of the parts selection reads (I11). An unknown key in one of them is
 # most likely a typo that silently changes the answer, so it is reported; the
@@ -93,56 +101,46 @@ ACCELERATOR_REQUIREMENT_KEYS = (
     "preferredPrecisions",
 )
 
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-
-class _Loader(_SafeLoader):  # type: ignore[misc, valid-type]
-    """The safe loader, minus two YAML 1.1 implicit types Kubernetes does not
-    have: an unquoted `2024-01-01` stays a string (sigs.k8s.io/yaml keeps
-    timestamps as strings) and so does a bare `=`."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [
-        (tag, pattern)
-        for tag, pattern in resolvers
-        if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:value")
-    ]
-    for first, resolvers in _SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
-def load(paths: list[str], stdin: IO[Any] | None = None, strict: bool = False) -> Cluster:
+def load(
+    paths: list[str], stdin: IO[Any] | None = None, strict: bool = False, max_bytes: int = MAX_INPUT_BYTES
+) -> Cluster:
     """Read the manifests at `paths` (files, directories, or `-` for `stdin`).
 
-    Raises `InputError` on the first malformed input. With `strict`, every
-    warning is raised as an `InputError` as well.
+    Raises `InputError` on the first malformed input, when all inputs together
+    exceed `max_bytes`, or when they hold no object at all. With `strict`,
+    every warning is raised as an `InputError` as well.
     """
     reader = _Reader(strict)
-    for label, data in _inputs(paths, stdin):
+    for label, data in _inputs(paths, stdin, InputBudget(max_bytes)):
         reader.read(label, data)
+    if reader.objects == 0:
+        names = ", ".join(STDIN_LABEL if path == STDIN else shown(path, cut=False) for path in paths)
+        raise InputError(f"no objects in the input: {names}")
     return reader.cluster()
 
 
 # --- input files -------------------------------------------------------------
 
 
-def _inputs(paths: list[str], stdin: IO[Any] | None) -> Iterator[tuple[str, bytes]]:
+def _inputs(paths: list[str], stdin: IO[Any] | None, budget: InputBudget) -> Iterator[tuple[str, bytes]]:
     """(label, bytes) of every input file, in argument order; a directory's
-    files in sorted path order (I10: only document numbering depends on it)."""
+    files in sorted path order (I10: only document numbering depends on it).
+    The label is the path as given, quoted if it would break a message line."""
     for path in paths:
         if path == STDIN:
-            yield STDIN_LABEL, _read_stream(sys.stdin if stdin is None else stdin)
+            stream = sys.stdin if stdin is None else stdin
+            yield STDIN_LABEL, budget.read(getattr(stream, "buffer", stream), STDIN_LABEL)
         elif os.path.isdir(path):
             for file in _files_under(path):
-                yield file, _read_file(file)
+                yield shown(file, cut=False), _read_file(file, budget)
         else:
-            yield path, _read_file(path)
+            yield shown(path, cut=False), _read_file(path, budget)
 
 
 def _files_under(directory: str) -> list[str]:
     def fail(err: OSError) -> NoReturn:
-        raise InputError(f"{err.filename}: {err.strerror}")
+        raise InputError(f"{shown(err.filename, cut=False)}: {err.strerror}")
 
     return sorted(
         os.path.join(root, name)
@@ -152,59 +150,15 @@ def _files_under(directory: str) -> list[str]:
     )
 
 
-def _read_file(path: str) -> bytes:
+def _read_file(path: str, budget: InputBudget) -> bytes:
     try:
         with open(path, "rb") as file:
-            return file.read()
+            return budget.read(file, shown(path, cut=False))
     except OSError as err:
-        raise InputError(f"{path}: {err.strerror}") from None
-
-
-def _read_stream(stream: IO[Any]) -> bytes:
-    data = getattr(stream, "buffer", stream).read()
-    # A text stream was decoded already; surrogates it holds (undecodable
-    # input) are passed through so the UTF-8 check below reports them.
-    return data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
-
-
-def _decode(label: str, data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(f"{label}: not valid UTF-8: byte 0x{data[err.start]:02x} at offset {err.start}") from None
-
-
-def _documents(label: str, text: str) -> Iterator[tuple[int, Any]]:
-    """(1-based position, content) of each YAML document; empty ones are None."""
-    try:
-        yield from enumerate(yaml.load_all(text, Loader=_Loader), start=1)
-    except yaml.YAMLError as err:
-        raise InputError(f"{label}: not valid YAML: {_yaml_problem(err, text)}") from None
-
-
-def _yaml_problem(err: yaml.YAMLError, text: str) -> str:
-    mark = getattr(err, "problem_mark", None)
-    if mark is not None:
-        problem = getattr(err, "problem", None) or getattr(err, "context", None)
-        return f"{problem} (line {mark.line + 1}, column {mark.column + 1})"
-    if isinstance(err, yaml.reader.ReaderError) and isinstance(err.character, int):
-        # The reader stops at the first unacceptable character, so its first
-        # occurrence is the culprit (the C and Python loaders count
-        # `position` differently: bytes versus characters).
-        at = text.find(chr(err.character))
-        line = text.count("\n", 0, at) + 1
-        column = at - text.rfind("\n", 0, at)
-        return f"unacceptable character #x{err.character:04x}: {err.reason} (line {line}, column {column})"
-    return str(err).splitlines()[0]
+        raise InputError(f"{shown(path, cut=False)}: {err.strerror}") from None
 
 
 # --- messages ----------------------------------------------------------------
-
-
-def _quote(text: str) -> str:
-    """A double-quoted string for a message line; control characters, NUL
-    and lone surrogates come out escaped."""
-    return json.dumps(text, ensure_ascii=False).encode("utf-8", "backslashreplace").decode()
 
 
 def _join(path: str, key: Any) -> str:
@@ -213,7 +167,7 @@ def _join(path: str, key: Any) -> str:
         return f"{path}[{key}]"
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
         return f"{path}.{key}" if path else key
-    return f"{path}[{_quote(key)}]"
+    return f"{path}[{quote(key)}]"
 
 
 def _json_type(value: Any) -> str:
@@ -247,12 +201,12 @@ def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
 
 # --- documents -----------------------------------------------------------------
 
-
 class _Reader:
     """Accumulates the objects and warnings of all input files."""
 
     def __init__(self, strict: bool) -> None:
         self.strict = strict
+        self.objects = 0  # every object read, of any kind
         self.warnings: list[str] = []
         self.first_seen: dict[tuple[str, str | None, str], Source] = {}
         self.models: list[Model] = []
@@ -266,47 +220,50 @@ class _Reader:
         self.warnings.append(message)
 
     def read(self, label: str, data: bytes) -> None:
-        for number, content in _documents(label, _decode(label, data)):
+        for document in documents(label, decode(label, data)):
+            content = document.content
             if content is None:  # `---` with nothing after it
                 continue
             if isinstance(content, dict) and content.get("kind") == "List":
                 # `kubectl get -o yaml` output: each item is an object.
-                document = _Object(self, Source(label, number), "List")
-                items = document.get(content, "", "items", "array") or []
+                listing = _Object(self, document, Source(label, document.number, line=document.line()), "List")
+                items = listing.get(content, "", "items", "array") or []
                 for index, item in enumerate(items):
-                    self.read_object(Source(label, number, index), item)
+                    source = Source(label, document.number, index, line=document.item_line(index))
+                    self.read_object(document, source, item)
             else:
-                self.read_object(Source(label, number), content)
+                self.read_object(document, Source(label, document.number, line=document.line()), content)
 
-    def read_object(self, source: Source, content: Any) -> None:
-        obj = _Object(self, source)
+    def read_object(self, document: Document, source: Source, content: Any) -> None:
+        self.objects += 1
+        obj = _Object(self, document, source)
         if not isinstance(content, dict):
             obj.fail_object(f"expected an object (a YAML mapping), found {_json_type(content)}")
         kind = obj.get(content, "", "kind", "string")
         if not kind:
-            obj.fail("kind", "Required value")
+            obj.fail("kind", "Required value", content, "kind")
         if kind not in KINDS:
-            self.warn(f"{source}: kind {kind} is not read by ome-asp")
+            self.warn(f"{source}: kind {shown(kind)} is not read by ome-asp")
             return
         obj.kind = kind
         metadata = obj.get(content, "", "metadata", "object") or {}
         name = obj.get(metadata, "metadata", "name", "string")
         if not name:
-            obj.fail("metadata.name", "Required value")
+            obj.fail("metadata.name", "Required value", metadata, "name")
         obj.name = name
         if kind in NAMESPACED_KINDS:
             # An empty namespace is unset for the API server too (OQ-22).
             obj.namespace = obj.get(metadata, "metadata", "namespace", "string") or DEFAULT_NAMESPACE
         api_version = obj.get(content, "", "apiVersion", "string")
         if not api_version:
-            obj.fail("apiVersion", "Required value")
+            obj.fail("apiVersion", "Required value", content, "apiVersion")
         if api_version.partition("/")[0] != API_GROUP:
             # Same kind name, another API (KServe has InferenceService and
             # ServingRuntime too): not an OME object, so skipped like one.
-            self.warn(f"{source}: kind {kind} of apiVersion {api_version} is not read by ome-asp")
+            self.warn(f"{source}: kind {kind} of apiVersion {shown(api_version)} is not read by ome-asp")
             return
         if api_version != API_VERSION:
-            obj.fail("apiVersion", _unsupported(api_version, (API_VERSION,)))
+            obj.fail("apiVersion", _unsupported(api_version, (API_VERSION,)), content, "apiVersion")
 
         key = (kind, obj.namespace, name)
         if key in self.first_seen:
@@ -338,54 +295,64 @@ class _Object:
     """One object being read: names it in messages and type-checks its fields.
 
     Field accessors take the parent mapping, the parent's field path and the
-    key. A missing key and a YAML null both mean absent (None).
+    key. A missing key and a YAML null both mean absent (None). Messages about
+    a field carry the line of its key (`parent`, `key`); a missing field, the
+    line of its parent.
     """
 
-    def __init__(self, reader: _Reader, source: Source, kind: str | None = None) -> None:
+    def __init__(self, reader: _Reader, document: Document, source: Source, kind: str | None = None) -> None:
         self.reader = reader
+        self.document = document
         self.source = source
         self.kind = kind
         self.namespace: str | None = None
         self.name: str | None = None
 
-    def where(self) -> str:
-        """`<file>: document <n>[: items[i]]: <Kind> <namespace>/<name>`, with as much identity as is known."""
+    def where(self, parent: Any = None, key: Any = NO_KEY) -> str:
+        """`<file>:<line>: document <n>[: items[i]]: <Kind> <namespace>/<name>`,
+        with as much identity as is known; the line of `parent[key]`, or of the
+        object itself without a parent."""
+        source = self.source
+        if parent is not None:
+            source = Source(source.file, source.document, source.item, self.document.line(parent, key))
         if self.kind is None:
-            return str(self.source)
+            return str(source)
         if self.name is None:
-            return f"{self.source}: {self.kind}"
+            return f"{source}: {self.kind}"
         if self.namespace is None:
-            return f"{self.source}: {self.kind} {self.name}"
-        return f"{self.source}: {self.kind} {self.namespace}/{self.name}"
+            return f"{source}: {self.kind} {shown(self.name)}"
+        return f"{source}: {self.kind} {shown(self.namespace)}/{shown(self.name)}"
 
-    def fail(self, path: str, why: str) -> NoReturn:
-        raise InputError(f"{self.where()}: {path}: {why}")
+    def fail(self, path: str, why: str, parent: Any = None, key: Any = NO_KEY) -> NoReturn:
+        raise InputError(f"{self.where(parent, key)}: {path}: {why}")
 
-    def fail_object(self, why: str) -> NoReturn:
-        raise InputError(f"{self.where()}: {why}")
+    def fail_object(self, why: str, parent: Any = None, key: Any = NO_KEY) -> NoReturn:
+        raise InputError(f"{self.where(parent, key)}: {why}")
+
+    def warn(self, path: str, why: str, parent: Any, key: Any) -> None:
+        self.reader.warn(f"{self.where(parent, key)}: {path}: {why}")
 
     def check_keys(self, node: dict, path: str, known: tuple[str, ...]) -> None:
         for key in node:
-            key = str(key)
-            if key not in known:
-                self.reader.warn(f"{self.where()}: {path}: unknown field {_quote(key)}{_did_you_mean(key, known)}")
+            if str(key) not in known:
+                self.warn(path, f"unknown field {quote(str(key))}{_did_you_mean(str(key), known)}", node, key)
 
-    def check(self, value: Any, path: str, expected: str) -> Any:
-        """`value` itself, which must be of JSON type `expected` (null is not)."""
+    def check(self, value: Any, path: str, expected: str, parent: Any, key: Any) -> Any:
+        """`value` (at `parent[key]`) itself, which must be of JSON type `expected` (null is not)."""
         actual = _json_type(value)
         if actual != expected:
-            self.fail(path, f'Invalid value: "{actual}": {path} in body must be of type {expected}: "{actual}"')
+            self.fail(path, f'Invalid value: "{actual}": {path} in body must be of type {expected}: "{actual}"', parent, key)
         if actual == "string" and (why := _unrepresentable(value)):
-            self.fail(path, f"Invalid value: {_quote(value)}: {why}")
+            self.fail(path, f"Invalid value: {quote(value)}: {why}", parent, key)
         return value
 
     def get(self, node: dict, path: str, key: str, expected: str) -> Any:
         value = node.get(key)
-        return None if value is None else self.check(value, _join(path, key), expected)
+        return None if value is None else self.check(value, _join(path, key), expected, node, key)
 
     def require(self, node: dict, path: str, key: str, expected: str) -> Any:
-        if node.get(key) is None:
-            self.fail(_join(path, key), "Required value")
+        if node.get(key) is None:  # the line of `key: null`, else of the parent
+            self.fail(_join(path, key), "Required value", node, key)
         return self.get(node, path, key, expected)
 
     def dig(self, node: dict, path: str, keys: tuple[str, ...]) -> str | None:
@@ -403,16 +370,37 @@ class _Object:
         if values is None:
             return None
         path = _join(path, key)
-        return tuple(self.check(value, _join(path, i), "string") for i, value in enumerate(values))
+        return tuple(self.check(value, _join(path, i), "string", values, i) for i, value in enumerate(values))
 
     def integer(self, node: dict, path: str, key: str, bounds: tuple[int, int]) -> int | None:
         value = self.get(node, path, key, "integer")
         path = _join(path, key)
         if value is not None and value > bounds[1]:
-            self.fail(path, f"Invalid value: {value}: {path} in body should be less than or equal to {bounds[1]}")
+            self.fail(path, f"Invalid value: {value}: {path} in body should be less than or equal to {bounds[1]}", node, key)
         if value is not None and value < bounds[0]:
-            self.fail(path, f"Invalid value: {value}: {path} in body should be greater than or equal to {bounds[0]}")
+            self.fail(path, f"Invalid value: {value}: {path} in body should be greater than or equal to {bounds[0]}", node, key)
         return value
+
+    def version(self, node: dict, path: str, key: str) -> str | None:
+        """A version string, kept as written; one that does not parse never
+        matches (V2), which is said in a warning."""
+        text = self.get(node, path, key, "string")
+        if text is not None and not _is_version(text):
+            self.warn(_join(path, key), f"{quote(text)} is not a version (V1); it never matches (V2)", node, key)
+        return text
+
+    def size(self, node: dict, path: str, key: str) -> str | None:
+        """A size string, kept as written; one that does not parse is read as
+        0 (Z2), which is said in a warning."""
+        text = self.get(node, path, key, "string")
+        if text is None:
+            return None
+        path = _join(path, key)
+        if not is_size(text):
+            self.warn(path, f"{quote(text)} is not a size (Z1); read as 0 (Z2)", node, key)
+        elif sum(c.isdigit() for c in text) > SIZE_DIGITS:
+            self.fail(path, f"Invalid value: {quote(text)}: more than {SIZE_DIGITS} digits", node, key)
+        return text
 
 
 # --- kinds ---------------------------------------------------------------------
@@ -420,16 +408,17 @@ class _Object:
 
 def _runtime(obj: _Object, spec: dict) -> Runtime:
     entries = []
-    for index, entry in enumerate(obj.get(spec, "spec", "supportedModelFormats", "array") or []):
+    formats = obj.get(spec, "spec", "supportedModelFormats", "array") or []
+    for index, entry in enumerate(formats):
         path = f"spec.supportedModelFormats[{index}]"
-        entries.append(_entry(obj, obj.check(entry, path, "object"), path))
+        entries.append(_entry(obj, obj.check(entry, path, "object", formats, index), path))
 
     size_range = obj.get(spec, "spec", "modelSizeRange", "object")
     if size_range is not None:
         obj.check_keys(size_range, "spec.modelSizeRange", SIZE_RANGE_KEYS)
         size_range = SizeRange(
-            min=obj.get(size_range, "spec.modelSizeRange", "min", "string"),
-            max=obj.get(size_range, "spec.modelSizeRange", "max", "string"),
+            min=obj.size(size_range, "spec.modelSizeRange", "min"),
+            max=obj.size(size_range, "spec.modelSizeRange", "max"),
         )
 
     requirements = obj.get(spec, "spec", "acceleratorRequirements", "object")
@@ -480,7 +469,7 @@ def _entry_format(obj: _Object, entry: dict, path: str, key: str) -> FormatRef:
     path = _join(path, key)
     obj.check_keys(node, path, FORMAT_KEYS)
     name = obj.require(node, path, "name", "string")
-    version = obj.get(node, path, "version", "string")
+    version = obj.version(node, path, "version")
     operator = obj.get(node, path, "operator", "string")
     weight = obj.integer(node, path, "weight", INT64)
     return FormatRef(
@@ -501,24 +490,21 @@ def _pipeline(obj: _Object, parent: dict, path: str) -> Pipeline | None:
     class_name = obj.get(node, path, "className", "string")
     components = {}
     for key in PIPELINE_COMPONENTS:
-        component = obj.get(node, path, key, "object")
-        if component is not None:
-            components[key] = _component(obj, component, _join(path, key))
+        if node.get(key) is not None:
+            components[key] = _component(obj, node, key, _join(path, key))
 
     additional = obj.get(node, path, "additionalComponents", "object")
     if additional is not None:
         path = _join(path, "additionalComponents")
         for key in additional:
-            obj.check(key, f"{path} keys", "string")
-        # A null value is a zero component, as Go decodes a map value.
-        additional = {
-            key: _component(obj, {} if value is None else value, _join(path, key)) for key, value in additional.items()
-        }
+            obj.check(key, f"{path} keys", "string", additional, key)
+        additional = {key: _component(obj, additional, key, _join(path, key)) for key in additional}
     return Pipeline(class_name=class_name, components=components, additional=additional)
 
 
-def _component(obj: _Object, node: Any, path: str) -> Component:
-    obj.check(node, path, "object")
+def _component(obj: _Object, parent: dict, key: str, path: str) -> Component:
+    # A null value is a zero component, as Go decodes a map value.
+    node = {} if parent[key] is None else obj.check(parent[key], path, "object", parent, key)
     obj.check_keys(node, path, COMPONENT_KEYS)
     return Component(
         library=obj.get(node, path, "library", "string"),
@@ -538,7 +524,7 @@ def _model(obj: _Object, spec: dict) -> Model:
         architecture=obj.get(spec, "spec", "modelArchitecture", "string"),
         quantization=obj.get(spec, "spec", "quantization", "string"),
         pipeline=_pipeline(obj, spec, "spec"),
-        size=obj.get(spec, "spec", "modelParameterSize", "string"),
+        size=obj.size(spec, "spec", "modelParameterSize"),
         disabled=obj.get(spec, "spec", "disabled", "boolean"),
     )
 
@@ -553,7 +539,7 @@ def _model_format(obj: _Object, spec: dict, key: str, name_required: bool) -> Fo
     read_name = obj.require if name_required else obj.get
     return FormatRef(
         name=read_name(node, path, "name", "string"),
-        version=obj.get(node, path, "version", "string"),
+        version=obj.version(node, path, "version"),
     )
 
 
@@ -569,18 +555,18 @@ def _inference_service(obj: _Object, metadata: dict, spec: dict) -> InferenceSer
         if runtime_kind is None:
             runtime_kind = CLUSTER_SERVING_RUNTIME  # I3
         elif runtime_kind not in RUNTIME_KINDS:  # OQ-24
-            obj.fail("spec.runtime.kind", _unsupported(runtime_kind, RUNTIME_KINDS))
+            obj.fail("spec.runtime.kind", _unsupported(runtime_kind, RUNTIME_KINDS), runtime, "kind")
 
     engine = obj.get(spec, "spec", "engine", "object")
     decoder = obj.get(spec, "spec", "decoder", "object")
     deployment_mode = obj.get(spec, "spec", "deploymentMode", "string")
     if deployment_mode is not None and deployment_mode not in DEPLOYMENT_MODES:
-        obj.fail("spec.deploymentMode", _unsupported(deployment_mode, DEPLOYMENT_MODES))
+        obj.fail("spec.deploymentMode", _unsupported(deployment_mode, DEPLOYMENT_MODES), spec, "deploymentMode")
     # The webhook's own messages name their fields already.
     if decoder is not None and engine is None:
-        obj.fail_object("decoder cannot be specified without engine")
+        obj.fail_object("decoder cannot be specified without engine", spec, "decoder")
     if model is None and runtime is None:
-        obj.fail_object("at least one of spec.model or spec.runtime must be set")
+        obj.fail_object("at least one of spec.model or spec.runtime must be set", spec)
 
     return InferenceService(
         namespace=obj.namespace,
@@ -605,4 +591,4 @@ def _inference_service(obj: _Object, metadata: dict, spec: dict) -> InferenceSer
 
 
 def _unsupported(value: str, supported: tuple[str, ...]) -> str:
-    return f"Unsupported value: {_quote(value)}: supported values: {', '.join(map(_quote, supported))}"
+    return f"Unsupported value: {quote(value)}: supported values: {', '.join(map(quote, supported))}"

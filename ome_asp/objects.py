@@ -41,9 +41,12 @@ class Source:
     file: str  # the path as the user gave it, or "<stdin>"
     document: int  # 1-based position of the YAML document in that file
     item: int | None = None  # 0-based index inside a `kind: List` document
+    # 1-based line where the object starts: a position, not part of its identity.
+    line: int | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
-        where = f"{self.file}: document {self.document}"
+        file = self.file if self.line is None else f"{self.file}:{self.line}"
+        where = f"{file}: document {self.document}"
         return where if self.item is None else f"{where}: items[{self.item}]"
 
 

@@ -13,6 +13,11 @@ _SIZE = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([MBT])?")
 _MULTIPLIER = {None: 1, "M": 10**6, "B": 10**9, "T": 10**12}
 
 
+def is_size(text: str) -> bool:
+    """Z1: whether `text` is a size string (Z2 reads every other string as 0)."""
+    return _SIZE.fullmatch(text) is not None
+
+
 def parse_size(text: str) -> Fraction:
     """Z1: the count a size string stands for; Z2: 0 when it does not parse.
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 # str.isdigit() would also accept non-ASCII digits.
 _NUM = re.compile(r"0|[1-9][0-9]*")
 _UINT64_MAX = 2**64 - 1
+_UINT64_DIGITS = len(str(_UINT64_MAX))
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,9 @@ class Version:
 
 
 def _num(text: str) -> int | None:
-    if _NUM.fullmatch(text) is None:
+    # More digits than 2**64 - 1 has cannot fit; checking first also keeps
+    # int() away from Python's limit on converting long digit strings.
+    if len(text) > _UINT64_DIGITS or _NUM.fullmatch(text) is None:
         return None
     value = int(text)
     return value if value <= _UINT64_MAX else None

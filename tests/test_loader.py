@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from ome_asp import loader
+from ome_asp import documents
 from ome_asp.errors import InputError
 from ome_asp.loader import load
 from ome_asp.objects import (
@@ -192,9 +192,9 @@ def test_directory_is_read_recursively_in_sorted_path_order_with_extension_filte
     Path("dir/c.YAML").write_text("not: [yaml")  # extensions are case-sensitive, as in kubectl
     cluster = load(["dir"])
     assert cluster.warnings == [
-        "dir/a/x.yml: document 1: kind Secret is not read by ome-asp",
-        "dir/a/y.json: document 1: kind Pod is not read by ome-asp",
-        "dir/b.yaml: document 1: kind ConfigMap is not read by ome-asp",
+        "dir/a/x.yml:1: document 1: kind Secret is not read by ome-asp",
+        "dir/a/y.json:1: document 1: kind Pod is not read by ome-asp",
+        "dir/b.yaml:1: document 1: kind ConfigMap is not read by ome-asp",
     ]
 
 
@@ -221,7 +221,7 @@ def test_dash_reads_stdin_labelled_stdin(stream: Any) -> None:
     """I1: `-` reads the given stdin stream; messages name it `<stdin>`."""
     data = yaml.safe_dump_all([{"kind": "Pod"}, obj("AcceleratorClass", "h100")]).encode()
     cluster = load(["-"], stdin=stream(data))
-    assert cluster.warnings == ["<stdin>: document 1: kind Pod is not read by ome-asp"]
+    assert cluster.warnings == ["<stdin>:1: document 1: kind Pod is not read by ome-asp"]
     assert cluster.accelerator_classes == [AcceleratorClass("h100", Source("<stdin>", 2))]
 
 
@@ -230,8 +230,8 @@ def test_stdin_and_files_combine_in_argument_order() -> None:
     write("a.yaml", {"kind": "Pod"})
     cluster = load(["-", "a.yaml"], stdin=io.BytesIO(b"kind: Secret\n"))
     assert cluster.warnings == [
-        "<stdin>: document 1: kind Secret is not read by ome-asp",
-        "a.yaml: document 1: kind Pod is not read by ome-asp",
+        "<stdin>:1: document 1: kind Secret is not read by ome-asp",
+        "a.yaml:1: document 1: kind Pod is not read by ome-asp",
     ]
 
 
@@ -253,25 +253,25 @@ def test_list_documents_are_unwrapped_with_item_indexes() -> None:
         AcceleratorClass("h100", Source("m.yaml", 2, 0)),
     ]
     assert cluster.warnings == [
-        "m.yaml: document 1: kind Secret is not read by ome-asp",
-        "m.yaml: document 2: items[1]: kind Pod is not read by ome-asp",
+        "m.yaml:1: document 1: kind Secret is not read by ome-asp",
+        "m.yaml:12: document 2: items[1]: kind Pod is not read by ome-asp",
     ]
 
 
 def test_errors_inside_a_list_name_the_item() -> None:
     """I1, I4: an item's error names `items[i]`; a List without items is empty."""
     listing = {"kind": "List", "items": [obj("AcceleratorClass", "h100"), ["not", "a", "mapping"]]}
-    assert error(listing) == "m.yaml: document 1: items[1]: expected an object (a YAML mapping), found array"
-    assert load_docs({"kind": "List", "items": None}).warnings == []
-    assert error({"kind": "List", "items": {}}) == "m.yaml: document 1: List: " + type_error("items", "array", "object")
+    assert error(listing) == "m.yaml:7: document 1: items[1]: expected an object (a YAML mapping), found array"
+    assert error({"kind": "List", "items": None}) == "no objects in the input: m.yaml"
+    assert error({"kind": "List", "items": {}}) == "m.yaml:2: document 1: List: " + type_error("items", "array", "object")
 
 
 def test_empty_documents_are_skipped_but_keep_their_number() -> None:
     """I1: `---` with nothing is no object; document numbers count stream positions."""
     cluster = load_text("---\n---\nkind: Pod\n---\n# just a comment\n---\nkind: Secret\n---\n")
     assert cluster.warnings == [
-        "m.yaml: document 2: kind Pod is not read by ome-asp",
-        "m.yaml: document 4: kind Secret is not read by ome-asp",
+        "m.yaml:3: document 2: kind Pod is not read by ome-asp",
+        "m.yaml:7: document 4: kind Secret is not read by ome-asp",
     ]
 
 
@@ -594,62 +594,63 @@ def test_result_does_not_depend_on_document_or_file_order() -> None:
 
 def test_not_utf8() -> None:
     """I4: bytes that are not UTF-8 name the file and the offset."""
-    assert text_error(b"kind: \xff\n") == "m.yaml: not valid UTF-8: byte 0xff at offset 6"
+    assert text_error(b"kind: \xff\n") == "m.yaml:1:7: not valid UTF-8: byte 0xff"
+    assert text_error("kind: Pod\nname: é".encode() + b"\xc3(") == "m.yaml:2:8: not valid UTF-8: byte 0xc3"
 
 
 def test_not_utf8_on_stdin() -> None:
     """I4: the stdin label is used in the message."""
-    with pytest.raises(InputError, match=r"^<stdin>: not valid UTF-8: byte 0xc3 at offset 0$"):
+    with pytest.raises(InputError, match=r"^<stdin>:1:1: not valid UTF-8: byte 0xc3$"):
         load(["-"], stdin=io.BytesIO(b"\xc3("))
 
 
 def test_not_yaml_gives_problem_line_and_column() -> None:
     """I4: a YAML syntax error names the file, the problem and its position."""
     message = text_error("kind: Pod\n---\na: b: c\n")
-    assert message.startswith("m.yaml: not valid YAML: mapping values are not allowed")
-    assert message.endswith("(line 3, column 5)")
+    assert message.startswith("m.yaml:3:5: document 2: not valid YAML: mapping values are not allowed")
 
 
 def test_unacceptable_character_gives_line_and_column() -> None:
     """I4: a control character is a YAML reader error, placed by line and column."""
     message = text_error("kind: Pod\nname: é\x01\n")
-    assert message.startswith("m.yaml: not valid YAML: unacceptable character #x0001: ")
-    assert message.endswith("(line 2, column 8)")
+    assert message.startswith("m.yaml:2:8: not valid YAML: unacceptable character #x0001: ")
 
 
 @pytest.mark.parametrize(
-    ("content", "found"), [(["a"], "array"), ("text", "string"), (5, "integer"), (True, "boolean")]
+    ("content", "found", "line"), [(["a"], "array", 3), ("text", "string", 2), (5, "integer", 2), (True, "boolean", 2)]
 )
-def test_document_that_is_not_a_mapping(content: Any, found: str) -> None:
-    """I4: every non-empty document must be a mapping."""
-    assert error({"kind": "Pod"}, content) == f"m.yaml: document 2: expected an object (a YAML mapping), found {found}"
+def test_document_that_is_not_a_mapping(content: Any, found: str, line: int) -> None:
+    """I4: every non-empty document must be a mapping (its line is where its content starts)."""
+    assert error({"kind": "Pod"}, content) == (
+        f"m.yaml:{line}: document 2: expected an object (a YAML mapping), found {found}"
+    )
 
 
 def test_missing_kind() -> None:
     """I4: a document without kind (or an empty one)."""
-    assert error({"apiVersion": "v1"}) == "m.yaml: document 1: kind: Required value"
-    assert error({"kind": ""}) == "m.yaml: document 1: kind: Required value"
+    assert error({"apiVersion": "v1"}) == "m.yaml:1: document 1: kind: Required value"
+    assert error({"apiVersion": "v1", "kind": ""}) == "m.yaml:2: document 1: kind: Required value"
 
 
 def test_kind_not_a_string() -> None:
     """I4: kind must be a string."""
-    assert error({"kind": 3}) == "m.yaml: document 1: " + type_error("kind", "string", "integer")
+    assert error({"kind": 3}) == "m.yaml:1: document 1: " + type_error("kind", "string", "integer")
 
 
 def test_missing_name() -> None:
     """I4: the identity is just the kind when the name is missing."""
     assert error(obj("BaseModel", "x") | {"metadata": {"namespace": "ns"}}) == (
-        "m.yaml: document 1: BaseModel: metadata.name: Required value"
+        "m.yaml:3: document 1: BaseModel: metadata.name: Required value"
     )
     assert error({"apiVersion": "ome.io/v1beta1", "kind": "AcceleratorClass"}) == (
-        "m.yaml: document 1: AcceleratorClass: metadata.name: Required value"
+        "m.yaml:1: document 1: AcceleratorClass: metadata.name: Required value"
     )
 
 
 def test_name_not_a_string() -> None:
     """I4: metadata.name must be a string."""
     assert error(obj("ClusterBaseModel", 12)) == (
-        "m.yaml: document 1: ClusterBaseModel: " + type_error("metadata.name", "string", "integer")
+        "m.yaml:4: document 1: ClusterBaseModel: " + type_error("metadata.name", "string", "integer")
     )
 
 
@@ -657,14 +658,14 @@ def test_missing_api_version() -> None:
     """I4: apiVersion is required on the kinds read; the message names the object."""
     document = obj("BaseModel", "m", {}, "ns")
     del document["apiVersion"]
-    assert error(document) == "m.yaml: document 1: BaseModel ns/m: apiVersion: Required value"
+    assert error(document) == "m.yaml:1: document 1: BaseModel ns/m: apiVersion: Required value"
 
 
 def test_other_ome_api_version_is_unsupported() -> None:
     """I4, OQ-24: only ome.io/v1beta1 is read for the OME kinds."""
     document = csr("rt") | {"apiVersion": "ome.io/v1alpha1"}
     assert error(document) == (
-        'm.yaml: document 1: ClusterServingRuntime rt: apiVersion: Unsupported value: "ome.io/v1alpha1": '
+        'm.yaml:1: document 1: ClusterServingRuntime rt: apiVersion: Unsupported value: "ome.io/v1alpha1": '
         'supported values: "ome.io/v1beta1"'
     )
 
@@ -675,7 +676,7 @@ def test_same_kind_of_another_api_group_is_skipped_with_a_warning() -> None:
     cluster = load_docs(document)
     assert cluster.runtimes == []
     assert cluster.warnings == [
-        "m.yaml: document 1: kind ServingRuntime of apiVersion serving.kserve.io/v1alpha1 is not read by ome-asp"
+        "m.yaml:1: document 1: kind ServingRuntime of apiVersion serving.kserve.io/v1alpha1 is not read by ome-asp"
     ]
 
 
@@ -683,76 +684,82 @@ ENTRY0 = "spec.supportedModelFormats[0]"
 
 
 @pytest.mark.parametrize(
-    ("fields", "path", "actual"),
+    ("fields", "path", "actual", "line"),
     [
-        ({"modelFormat": {"name": "f", "version": 1.0}}, f"{ENTRY0}.modelFormat.version", "number"),
-        ({"modelFormat": {"name": 1}}, f"{ENTRY0}.modelFormat.name", "integer"),
-        ({"modelFramework": {"name": "w", "version": 4}}, f"{ENTRY0}.modelFramework.version", "integer"),
-        ({"modelFramework": {"name": "w", "operator": True}}, f"{ENTRY0}.modelFramework.operator", "boolean"),
-        ({"name": ["vllm"]}, f"{ENTRY0}.name", "array"),
-        ({"modelArchitecture": {"a": 1}}, f"{ENTRY0}.modelArchitecture", "object"),
-        ({"quantization": 8}, f"{ENTRY0}.quantization", "integer"),
-        ({"diffusionPipeline": {"className": 1}}, f"{ENTRY0}.diffusionPipeline.className", "integer"),
-        ({"diffusionPipeline": {"vae": {"type": 1.5}}}, f"{ENTRY0}.diffusionPipeline.vae.type", "number"),
+        ({"modelFormat": {"name": "f", "version": 1.0}}, f"{ENTRY0}.modelFormat.version", "number", 9),
+        ({"modelFormat": {"name": 1}}, f"{ENTRY0}.modelFormat.name", "integer", 8),
+        ({"modelFramework": {"name": "w", "version": 4}}, f"{ENTRY0}.modelFramework.version", "integer", 11),
+        ({"modelFramework": {"name": "w", "operator": True}}, f"{ENTRY0}.modelFramework.operator", "boolean", 11),
+        ({"name": ["vllm"]}, f"{ENTRY0}.name", "array", 11),
+        ({"modelArchitecture": {"a": 1}}, f"{ENTRY0}.modelArchitecture", "object", 11),
+        ({"quantization": 8}, f"{ENTRY0}.quantization", "integer", 11),
+        ({"diffusionPipeline": {"className": 1}}, f"{ENTRY0}.diffusionPipeline.className", "integer", 12),
+        ({"diffusionPipeline": {"vae": {"type": 1.5}}}, f"{ENTRY0}.diffusionPipeline.vae.type", "number", 13),
         (
             {"diffusionPipeline": {"additionalComponents": {"te": {"library": False}}}},
             f"{ENTRY0}.diffusionPipeline.additionalComponents.te.library",
             "boolean",
+            14,
         ),
     ],
 )
-def test_entry_strings_must_be_strings(fields: dict, path: str, actual: str) -> None:
-    """I4: `version: 1.0` and friends are not strings."""
+def test_entry_strings_must_be_strings(fields: dict, path: str, actual: str, line: int) -> None:
+    """I4: `version: 1.0` and friends are not strings; the line is the field's."""
     e = entry()
     for key, value in fields.items():
         e[key] = value
-    assert error(csr("rt", e)) == f"m.yaml: document 1: ClusterServingRuntime rt: {type_error(path, 'string', actual)}"
+    assert error(csr("rt", e)) == (
+        f"m.yaml:{line}: document 1: ClusterServingRuntime rt: {type_error(path, 'string', actual)}"
+    )
 
 
 def test_version_one_point_zero_exact_message() -> None:
     """I4: the seed's example, written out in full."""
     assert error(csr("rt", entry(modelFormat={"name": "safetensors", "version": 1.0}))) == (
-        "m.yaml: document 1: ClusterServingRuntime rt: spec.supportedModelFormats[0].modelFormat.version: "
+        "m.yaml:9: document 1: ClusterServingRuntime rt: spec.supportedModelFormats[0].modelFormat.version: "
         'Invalid value: "number": spec.supportedModelFormats[0].modelFormat.version in body must be of type '
         'string: "number"'
     )
 
 
 @pytest.mark.parametrize(
-    ("spec", "path", "expected", "actual"),
+    ("spec", "path", "expected", "actual", "line"),
     [
-        ({"modelSizeRange": {"min": 1}}, "spec.modelSizeRange.min", "string", "integer"),
-        ({"modelSizeRange": {"max": 7.5}}, "spec.modelSizeRange.max", "string", "number"),
-        ({"modelSizeRange": "1B-8B"}, "spec.modelSizeRange", "object", "string"),
+        ({"modelSizeRange": {"min": 1}}, "spec.modelSizeRange.min", "string", "integer", 13),
+        ({"modelSizeRange": {"max": 7.5}}, "spec.modelSizeRange.max", "string", "number", 13),
+        ({"modelSizeRange": "1B-8B"}, "spec.modelSizeRange", "object", "string", 12),
         (
             {"acceleratorRequirements": {"acceleratorClasses": "h100"}},
             "spec.acceleratorRequirements.acceleratorClasses",
             "array",
             "string",
+            13,
         ),
         (
             {"acceleratorRequirements": {"acceleratorClasses": ["h100", 100]}},
             "spec.acceleratorRequirements.acceleratorClasses[1]",
             "string",
             "integer",
+            15,
         ),
         (
             {"engineConfig": {"annotations": {"ome.io/deploymentMode": 1}}},
             'spec.engineConfig.annotations["ome.io/deploymentMode"]',
             "string",
             "integer",
+            14,
         ),
-        ({"decoderConfig": {"annotations": ["x"]}}, "spec.decoderConfig.annotations", "object", "array"),
-        ({"supportedModelFormats": {"a": 1}}, "spec.supportedModelFormats", "array", "object"),
-        ({"supportedModelFormats": [entry(), "x"]}, "spec.supportedModelFormats[1]", "object", "string"),
-        ({"disabled": "true"}, "spec.disabled", "boolean", "string"),
+        ({"decoderConfig": {"annotations": ["x"]}}, "spec.decoderConfig.annotations", "object", "array", 13),
+        ({"supportedModelFormats": {"a": 1}}, "spec.supportedModelFormats", "array", "object", 7),
+        ({"supportedModelFormats": [entry(), "x"]}, "spec.supportedModelFormats[1]", "object", "string", 12),
+        ({"disabled": "true"}, "spec.disabled", "boolean", "string", 12),
     ],
 )
-def test_runtime_field_types(spec: dict, path: str, expected: str, actual: str) -> None:
+def test_runtime_field_types(spec: dict, path: str, expected: str, actual: str, line: int) -> None:
     """I4, I5: runtime fields have their schema types; `disabled` is a real boolean."""
     assert (
         error(sr("rt", "ns", **spec))
-        == f"m.yaml: document 1: ServingRuntime ns/rt: {type_error(path, expected, actual)}"
+        == f"m.yaml:{line}: document 1: ServingRuntime ns/rt: {type_error(path, expected, actual)}"
     )
 
 
@@ -760,7 +767,7 @@ def test_runtime_field_types(spec: dict, path: str, expected: str, actual: str) 
 def test_auto_select_must_be_a_boolean(value: Any, actual: str) -> None:
     """I5: autoSelect is three-valued; a string "yes" is not a boolean."""
     assert error(csr("rt", entry(autoSelect=value))) == (
-        f"m.yaml: document 1: ClusterServingRuntime rt: {type_error(ENTRY0 + '.autoSelect', 'boolean', actual)}"
+        f"m.yaml:11: document 1: ClusterServingRuntime rt: {type_error(ENTRY0 + '.autoSelect', 'boolean', actual)}"
     )
 
 
@@ -780,7 +787,7 @@ def test_weight_must_be_an_integer(value: Any, actual: str) -> None:
     """I4: a weight is an integer; a YAML boolean is not one."""
     path = f"{ENTRY0}.modelFramework.weight"
     assert error(csr("rt", entry(modelFramework={"name": "w", "weight": value}))) == (
-        f"m.yaml: document 1: ClusterServingRuntime rt: {type_error(path, 'integer', actual)}"
+        f"m.yaml:11: document 1: ClusterServingRuntime rt: {type_error(path, 'integer', actual)}"
     )
 
 
@@ -788,11 +795,11 @@ def test_weight_within_int64() -> None:
     """I4: a weight outside int64 is rejected; the int64 bounds themselves load."""
     path = f"{ENTRY0}.modelFormat.weight"
     assert error(csr("rt", entry(modelFormat={"name": "f", "weight": 2**63}))) == (
-        f"m.yaml: document 1: ClusterServingRuntime rt: {path}: Invalid value: 9223372036854775808: "
+        f"m.yaml:9: document 1: ClusterServingRuntime rt: {path}: Invalid value: 9223372036854775808: "
         f"{path} in body should be less than or equal to 9223372036854775807"
     )
     assert error(csr("rt", entry(modelFormat={"name": "f", "weight": -(2**63) - 1}))) == (
-        f"m.yaml: document 1: ClusterServingRuntime rt: {path}: Invalid value: -9223372036854775809: "
+        f"m.yaml:9: document 1: ClusterServingRuntime rt: {path}: Invalid value: -9223372036854775809: "
         f"{path} in body should be greater than or equal to -9223372036854775808"
     )
     (runtime,) = load_docs(csr("rt", entry(modelFormat={"name": "f", "weight": 2**63 - 1}))).runtimes
@@ -803,7 +810,7 @@ def test_weight_within_int64() -> None:
 def test_priority_at_least_one(priority: int) -> None:
     """I4: the exact rejection of a priority below 1."""
     assert error(csr("rt", entry(), entry(priority=priority))) == (
-        f"m.yaml: document 1: ClusterServingRuntime rt: spec.supportedModelFormats[1].priority: Invalid value: "
+        f"m.yaml:15: document 1: ClusterServingRuntime rt: spec.supportedModelFormats[1].priority: Invalid value: "
         f"{priority}: spec.supportedModelFormats[1].priority in body should be greater than or equal to 1"
     )
 
@@ -811,7 +818,7 @@ def test_priority_at_least_one(priority: int) -> None:
 def test_priority_within_int32() -> None:
     """I4: a priority outside int32 is rejected; 2147483647 loads."""
     assert error(csr("rt", entry(priority=2**31))) == (
-        f"m.yaml: document 1: ClusterServingRuntime rt: {ENTRY0}.priority: Invalid value: 2147483648: "
+        f"m.yaml:11: document 1: ClusterServingRuntime rt: {ENTRY0}.priority: Invalid value: 2147483648: "
         f"{ENTRY0}.priority in body should be less than or equal to 2147483647"
     )
     assert load_docs(csr("rt", entry(priority=2**31 - 1))).runtimes[0].entries[0].priority == 2**31 - 1
@@ -820,74 +827,75 @@ def test_priority_within_int32() -> None:
 def test_priority_type() -> None:
     """I4: priority is an integer."""
     assert error(csr("rt", entry(priority="1"))) == (
-        f"m.yaml: document 1: ClusterServingRuntime rt: {type_error(ENTRY0 + '.priority', 'integer', 'string')}"
+        f"m.yaml:11: document 1: ClusterServingRuntime rt: {type_error(ENTRY0 + '.priority', 'integer', 'string')}"
     )
 
 
 @pytest.mark.parametrize(
-    ("drop", "path"),
+    ("drop", "path", "line"),
     [
-        (("modelFormat",), "modelFormat"),
-        (("modelFramework",), "modelFramework"),
-        (("modelFormat", "name"), "modelFormat.name"),
-        (("modelFramework", "name"), "modelFramework.name"),
+        (("modelFormat",), "modelFormat", 11),
+        (("modelFramework",), "modelFramework", 11),
+        (("modelFormat", "name"), "modelFormat.name", 11),
+        (("modelFramework", "name"), "modelFramework.name", 13),
     ],
 )
-def test_entry_requires_format_and_framework_with_names(drop: tuple[str, ...], path: str) -> None:
-    """I4, I7: every entry has modelFormat and modelFramework, each with a name."""
+def test_entry_requires_format_and_framework_with_names(drop: tuple[str, ...], path: str, line: int) -> None:
+    """I4, I7: every entry has modelFormat and modelFramework, each with a name; a
+    missing field is placed at the line of its parent."""
     e = entry()
     parent = e
     for key in drop[:-1]:
         parent = parent[key]
     del parent[drop[-1]]
     assert error(csr("rt", entry(), e)) == (
-        f"m.yaml: document 1: ClusterServingRuntime rt: spec.supportedModelFormats[1].{path}: Required value"
+        f"m.yaml:{line}: document 1: ClusterServingRuntime rt: spec.supportedModelFormats[1].{path}: Required value"
     )
 
 
 def test_entry_framework_null_is_missing() -> None:
-    """I3, I4: `modelFramework: null` is absent, so required."""
+    """I3, I4: `modelFramework: null` is absent, so required; the line is the null's."""
     assert error(csr("rt", entry(modelFramework=None))) == (
-        f"m.yaml: document 1: ClusterServingRuntime rt: {ENTRY0}.modelFramework: Required value"
+        f"m.yaml:9: document 1: ClusterServingRuntime rt: {ENTRY0}.modelFramework: Required value"
     )
 
 
 def test_model_framework_needs_a_name() -> None:
     """I4: a model's modelFramework, when given, has a name."""
     assert error(obj("BaseModel", "m", {"modelFramework": {"version": "4.45"}}, "ns")) == (
-        "m.yaml: document 1: BaseModel ns/m: spec.modelFramework.name: Required value"
+        "m.yaml:7: document 1: BaseModel ns/m: spec.modelFramework.name: Required value"
     )
 
 
 @pytest.mark.parametrize(
-    ("spec", "path", "expected", "actual"),
+    ("spec", "path", "expected", "actual", "line"),
     [
-        ({"modelParameterSize": 8000000000}, "spec.modelParameterSize", "string", "integer"),
-        ({"modelFormat": {"name": "f", "version": 1.0}}, "spec.modelFormat.version", "string", "number"),
-        ({"modelFormat": "safetensors"}, "spec.modelFormat", "object", "string"),
-        ({"modelArchitecture": None, "quantization": 4}, "spec.quantization", "string", "integer"),
-        ({"disabled": "yes"}, "spec.disabled", "boolean", "string"),
-        ({"diffusionPipeline": {"tokenizer": "clip"}}, "spec.diffusionPipeline.tokenizer", "object", "string"),
+        ({"modelParameterSize": 8000000000}, "spec.modelParameterSize", "string", "integer", 6),
+        ({"modelFormat": {"name": "f", "version": 1.0}}, "spec.modelFormat.version", "string", "number", 8),
+        ({"modelFormat": "safetensors"}, "spec.modelFormat", "object", "string", 6),
+        ({"modelArchitecture": None, "quantization": 4}, "spec.quantization", "string", "integer", 7),
+        ({"disabled": "yes"}, "spec.disabled", "boolean", "string", 6),
+        ({"diffusionPipeline": {"tokenizer": "clip"}}, "spec.diffusionPipeline.tokenizer", "object", "string", 7),
     ],
 )
-def test_model_field_types(spec: dict, path: str, expected: str, actual: str) -> None:
+def test_model_field_types(spec: dict, path: str, expected: str, actual: str, line: int) -> None:
     """I4, I5: model fields have their schema types."""
     assert error(obj("ClusterBaseModel", "m", spec)) == (
-        f"m.yaml: document 1: ClusterBaseModel m: {type_error(path, expected, actual)}"
+        f"m.yaml:{line}: document 1: ClusterBaseModel m: {type_error(path, expected, actual)}"
     )
 
 
 def test_spec_must_be_an_object() -> None:
     """I4: `spec` is an object."""
     assert error(obj("BaseModel", "m", ["x"], "ns")) == (
-        "m.yaml: document 1: BaseModel ns/m: " + type_error("spec", "object", "array")
+        "m.yaml:6: document 1: BaseModel ns/m: " + type_error("spec", "object", "array")
     )
 
 
 def test_isvc_deployment_mode_values() -> None:
     """I4: spec.deploymentMode takes OMENative or RawDeployment only."""
     assert error(isvc(deploymentMode="MultiNode")) == (
-        'm.yaml: document 1: InferenceService ns/svc: spec.deploymentMode: Unsupported value: "MultiNode": '
+        'm.yaml:9: document 1: InferenceService ns/svc: spec.deploymentMode: Unsupported value: "MultiNode": '
         'supported values: "OMENative", "RawDeployment"'
     )
     assert load_docs(isvc(deploymentMode="OMENative")).inference_services[0].deployment_mode == "OMENative"
@@ -897,7 +905,7 @@ def test_isvc_deployment_mode_values() -> None:
 def test_isvc_runtime_kind_values(kind: str) -> None:
     """I4, OQ-24: spec.runtime.kind is ServingRuntime or ClusterServingRuntime."""
     assert error(isvc(runtime={"name": "rt", "kind": kind})) == (
-        f'm.yaml: document 1: InferenceService ns/svc: spec.runtime.kind: Unsupported value: "{kind}": '
+        f'm.yaml:11: document 1: InferenceService ns/svc: spec.runtime.kind: Unsupported value: "{kind}": '
         'supported values: "ServingRuntime", "ClusterServingRuntime"'
     )
 
@@ -906,7 +914,7 @@ def test_isvc_decoder_without_engine() -> None:
     """I4: the webhook's rule, with its own message."""
     assert (
         error(isvc(decoder={}))
-        == "m.yaml: document 1: InferenceService ns/svc: decoder cannot be specified without engine"
+        == "m.yaml:9: document 1: InferenceService ns/svc: decoder cannot be specified without engine"
     )
 
 
@@ -914,10 +922,10 @@ def test_isvc_needs_model_or_runtime() -> None:
     """I4, M6: at least one of spec.model or spec.runtime."""
     service = obj("InferenceService", "svc", {"engine": {}}, "ns")
     assert error(service) == (
-        "m.yaml: document 1: InferenceService ns/svc: at least one of spec.model or spec.runtime must be set"
+        "m.yaml:6: document 1: InferenceService ns/svc: at least one of spec.model or spec.runtime must be set"
     )
     assert error(obj("InferenceService", "svc")) == (
-        "m.yaml: document 1: InferenceService default/svc: at least one of spec.model or spec.runtime must be set"
+        "m.yaml:1: document 1: InferenceService default/svc: at least one of spec.model or spec.runtime must be set"
     )
 
 
@@ -925,36 +933,39 @@ def test_isvc_model_needs_a_name() -> None:
     """I4, M1: spec.model.name is required when spec.model is set."""
     assert (
         error(isvc(model={"kind": "BaseModel"}))
-        == "m.yaml: document 1: InferenceService ns/svc: spec.model.name: Required value"
+        == "m.yaml:7: document 1: InferenceService ns/svc: spec.model.name: Required value"
     )
 
 
 @pytest.mark.parametrize(
-    ("spec", "path", "expected", "actual"),
+    ("spec", "path", "expected", "actual", "line"),
     [
-        ({"engine": "yes"}, "spec.engine", "object", "string"),
-        ({"engine": {"runner": {"image": 1}}}, "spec.engine.runner.image", "string", "integer"),
-        ({"engine": {"leader": {"runner": []}}}, "spec.engine.leader.runner", "object", "array"),
+        ({"engine": "yes"}, "spec.engine", "object", "string", 9),
+        ({"engine": {"runner": {"image": 1}}}, "spec.engine.runner.image", "string", "integer", 11),
+        ({"engine": {"leader": {"runner": []}}}, "spec.engine.leader.runner", "object", "array", 11),
         (
             {"acceleratorSelector": {"acceleratorClass": 1}},
             "spec.acceleratorSelector.acceleratorClass",
             "string",
             "integer",
+            10,
         ),
-        ({"runtime": {"name": 5}}, "spec.runtime.name", "string", "integer"),
-        ({"deploymentMode": True}, "spec.deploymentMode", "string", "boolean"),
+        ({"runtime": {"name": 5}}, "spec.runtime.name", "string", "integer", 10),
+        ({"deploymentMode": True}, "spec.deploymentMode", "string", "boolean", 9),
     ],
 )
-def test_isvc_field_types(spec: dict, path: str, expected: str, actual: str) -> None:
+def test_isvc_field_types(spec: dict, path: str, expected: str, actual: str, line: int) -> None:
     """I4: ISVC fields have their schema types."""
-    assert error(isvc(**spec)) == f"m.yaml: document 1: InferenceService ns/svc: {type_error(path, expected, actual)}"
+    assert error(isvc(**spec)) == (
+        f"m.yaml:{line}: document 1: InferenceService ns/svc: {type_error(path, expected, actual)}"
+    )
 
 
 def test_isvc_annotation_types() -> None:
     """I4: annotations are a string map; the key is written as in I2."""
     service = isvc()
     service["metadata"]["annotations"] = {"ome.io/accelerator-class": 7}
-    assert error(service) == "m.yaml: document 1: InferenceService ns/svc: " + type_error(
+    assert error(service) == "m.yaml:7: document 1: InferenceService ns/svc: " + type_error(
         'metadata.annotations["ome.io/accelerator-class"]', "string", "integer"
     )
 
@@ -962,13 +973,13 @@ def test_isvc_annotation_types() -> None:
 def test_nul_character_is_rejected_naming_the_field() -> None:
     """I4: clingo strings cannot hold NUL, so a string with one is an input error."""
     assert error(csr("rt", entry(modelFormat={"name": "f", "version": "1\x00"}))) == (
-        f'm.yaml: document 1: ClusterServingRuntime rt: {ENTRY0}.modelFormat.version: Invalid value: "1\\u0000": '
+        f'm.yaml:9: document 1: ClusterServingRuntime rt: {ENTRY0}.modelFormat.version: Invalid value: "1\\u0000": '
         "must not contain a NUL character"
     )
     service = isvc()
     service["metadata"]["annotations"] = {"ome.io/accelerator-class": "h\x00"}
     assert error(service) == (
-        'm.yaml: document 1: InferenceService ns/svc: metadata.annotations["ome.io/accelerator-class"]: '
+        'm.yaml:7: document 1: InferenceService ns/svc: metadata.annotations["ome.io/accelerator-class"]: '
         'Invalid value: "h\\u0000": must not contain a NUL character'
     )
 
@@ -976,22 +987,22 @@ def test_nul_character_is_rejected_naming_the_field() -> None:
 def test_nul_in_a_name_or_a_component_key() -> None:
     """I4: names and additionalComponents keys reach the solver too."""
     assert error(obj("AcceleratorClass", "h\x00")) == (
-        'm.yaml: document 1: AcceleratorClass: metadata.name: Invalid value: "h\\u0000": must not contain a NUL character'
+        'm.yaml:4: document 1: AcceleratorClass: metadata.name: Invalid value: "h\\u0000": must not contain a NUL character'
     )
     pipeline = {"additionalComponents": {"k\x00": {}}}
     assert error(obj("ClusterBaseModel", "m", {"diffusionPipeline": pipeline})) == (
-        "m.yaml: document 1: ClusterBaseModel m: spec.diffusionPipeline.additionalComponents keys: "
+        "m.yaml:8: document 1: ClusterBaseModel m: spec.diffusionPipeline.additionalComponents keys: "
         'Invalid value: "k\\u0000": must not contain a NUL character'
     )
 
 
 def test_lone_surrogate_is_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
     """I4: the pure-Python YAML loader lets a "\\ud800" escape through; it cannot reach the solver."""
-    monkeypatch.setattr(loader, "_Loader", yaml.SafeLoader)
+    monkeypatch.setattr(documents, "_Loader", yaml.SafeLoader)
     message = text_error('apiVersion: ome.io/v1beta1\nkind: AcceleratorClass\nmetadata: {name: "a\\ud800"}\n')
     assert (
         message
-        == 'm.yaml: document 1: AcceleratorClass: metadata.name: Invalid value: "a\\ud800": must be valid Unicode'
+        == 'm.yaml:3: document 1: AcceleratorClass: metadata.name: Invalid value: "a\\ud800": must be valid Unicode'
     )
 
 
@@ -1002,14 +1013,14 @@ def test_duplicate_object_names_both_places() -> None:
     with pytest.raises(InputError) as caught:
         load(["a.yaml", "b.yaml"])
     assert str(caught.value) == (
-        "b.yaml: document 1: items[1]: ServingRuntime ns/rt: duplicate object, first defined at a.yaml: document 2"
+        "b.yaml:13: document 1: items[1]: ServingRuntime ns/rt: duplicate object, first defined at a.yaml:3: document 2"
     )
 
 
 def test_duplicate_after_namespace_default() -> None:
     """I1, OQ-22: no namespace and `namespace: default` are the same object."""
     assert error(obj("BaseModel", "m", {}), obj("BaseModel", "m", {}, "default")) == (
-        "m.yaml: document 2: BaseModel default/m: duplicate object, first defined at m.yaml: document 1"
+        "m.yaml:7: document 2: BaseModel default/m: duplicate object, first defined at m.yaml:1: document 1"
     )
 
 
@@ -1036,57 +1047,70 @@ def test_other_kinds_are_skipped_with_a_warning() -> None:
     )
     assert [r.name for r in cluster.runtimes] == ["rt"]
     assert cluster.warnings == [
-        "m.yaml: document 1: kind Deployment is not read by ome-asp",
-        "m.yaml: document 3: kind Service is not read by ome-asp",
+        "m.yaml:1: document 1: kind Deployment is not read by ome-asp",
+        "m.yaml:17: document 3: kind Service is not read by ome-asp",
     ]
 
 
 @pytest.mark.parametrize(
-    ("fields", "path", "key", "hint"),
+    ("fields", "path", "key", "hint", "line"),
     [
-        ({"autoselect": True}, ENTRY0, "autoselect", "autoSelect"),
-        ({"AutoSelect": True}, ENTRY0, "AutoSelect", "autoSelect"),
-        ({"priorty": 2}, ENTRY0, "priorty", "priority"),
-        ({"modelArch": "X"}, ENTRY0, "modelArch", "modelArchitecture"),
-        ({"operator": "GreaterThan"}, ENTRY0, "operator", None),
-        ({"modelFormat": {"name": "f", "verison": "1"}}, f"{ENTRY0}.modelFormat", "verison", "version"),
-        ({"modelFramework": {"name": "w", "wieght": 2}}, f"{ENTRY0}.modelFramework", "wieght", "weight"),
-        ({"diffusionPipeline": {"classname": "P"}}, f"{ENTRY0}.diffusionPipeline", "classname", "className"),
-        ({"diffusionPipeline": {"text_encoder": {}}}, f"{ENTRY0}.diffusionPipeline", "text_encoder", "textEncoder"),
-        ({"diffusionPipeline": {"vae": {"libary": "d"}}}, f"{ENTRY0}.diffusionPipeline.vae", "libary", "library"),
+        ({"autoselect": True}, ENTRY0, "autoselect", "autoSelect", 11),
+        ({"AutoSelect": True}, ENTRY0, "AutoSelect", "autoSelect", 11),
+        ({"priorty": 2}, ENTRY0, "priorty", "priority", 11),
+        ({"modelArch": "X"}, ENTRY0, "modelArch", "modelArchitecture", 11),
+        ({"operator": "GreaterThan"}, ENTRY0, "operator", None, 11),
+        ({"modelFormat": {"name": "f", "verison": "1"}}, f"{ENTRY0}.modelFormat", "verison", "version", 9),
+        ({"modelFramework": {"name": "w", "wieght": 2}}, f"{ENTRY0}.modelFramework", "wieght", "weight", 11),
+        ({"diffusionPipeline": {"classname": "P"}}, f"{ENTRY0}.diffusionPipeline", "classname", "className", 12),
+        (
+            {"diffusionPipeline": {"text_encoder": {}}},
+            f"{ENTRY0}.diffusionPipeline",
+            "text_encoder",
+            "textEncoder",
+            12,
+        ),
+        ({"diffusionPipeline": {"vae": {"libary": "d"}}}, f"{ENTRY0}.diffusionPipeline.vae", "libary", "library", 13),
         (
             {"diffusionPipeline": {"additionalComponents": {"x": {"kind": "t"}}}},
             f"{ENTRY0}.diffusionPipeline.additionalComponents.x",
             "kind",
             None,
+            14,
         ),
     ],
 )
-def test_unknown_field_in_an_entry_warns_with_a_suggestion(fields: dict, path: str, key: str, hint: str | None) -> None:
-    """I11: unknown keys where selection reads, with `did you mean` when one is close."""
+def test_unknown_field_in_an_entry_warns_with_a_suggestion(
+    fields: dict, path: str, key: str, hint: str | None, line: int
+) -> None:
+    """I11: unknown keys where selection reads, with `did you mean` when one is
+    close, at the line of the unknown key."""
     cluster = load_docs(csr("rt", entry(**fields)))
     suffix = f'; did you mean "{hint}"?' if hint else ""
-    assert cluster.warnings == [f'm.yaml: document 1: ClusterServingRuntime rt: {path}: unknown field "{key}"{suffix}']
+    assert cluster.warnings == [
+        f'm.yaml:{line}: document 1: ClusterServingRuntime rt: {path}: unknown field "{key}"{suffix}'
+    ]
 
 
 @pytest.mark.parametrize(
-    ("spec", "path", "key", "hint"),
+    ("spec", "path", "key", "hint", "line"),
     [
-        ({"modelSizeRange": {"min": "1B", "mx": "8B"}}, "spec.modelSizeRange", "mx", "max"),
+        ({"modelSizeRange": {"min": "1B", "mx": "8B"}}, "spec.modelSizeRange", "mx", "max", 14),
         (
             {"acceleratorRequirements": {"acceleratorClass": ["h100"]}},
             "spec.acceleratorRequirements",
             "acceleratorClass",
             "acceleratorClasses",
+            13,
         ),
-        ({"acceleratorRequirements": {"gpus": 8}}, "spec.acceleratorRequirements", "gpus", None),
+        ({"acceleratorRequirements": {"gpus": 8}}, "spec.acceleratorRequirements", "gpus", None, 13),
     ],
 )
-def test_unknown_field_in_runtime_parts_warns(spec: dict, path: str, key: str, hint: str | None) -> None:
+def test_unknown_field_in_runtime_parts_warns(spec: dict, path: str, key: str, hint: str | None, line: int) -> None:
     """I11: modelSizeRange and acceleratorRequirements are checked too."""
     suffix = f'; did you mean "{hint}"?' if hint else ""
     assert load_docs(sr("rt", "ns", **spec)).warnings == [
-        f'm.yaml: document 1: ServingRuntime ns/rt: {path}: unknown field "{key}"{suffix}'
+        f'm.yaml:{line}: document 1: ServingRuntime ns/rt: {path}: unknown field "{key}"{suffix}'
     ]
 
 
@@ -1098,9 +1122,9 @@ def test_unknown_field_in_model_format_and_framework_warns() -> None:
         "diffusionPipeline": {"vae": {"typ": "x"}},
     }
     assert load_docs(obj("BaseModel", "m", spec, "ns")).warnings == [
-        'm.yaml: document 1: BaseModel ns/m: spec.modelFormat: unknown field "Version"; did you mean "version"?',
-        'm.yaml: document 1: BaseModel ns/m: spec.modelFramework: unknown field "nmae"; did you mean "name"?',
-        'm.yaml: document 1: BaseModel ns/m: spec.diffusionPipeline.vae: unknown field "typ"; did you mean "type"?',
+        'm.yaml:9: document 1: BaseModel ns/m: spec.modelFormat: unknown field "Version"; did you mean "version"?',
+        'm.yaml:11: document 1: BaseModel ns/m: spec.modelFramework: unknown field "nmae"; did you mean "name"?',
+        'm.yaml:15: document 1: BaseModel ns/m: spec.diffusionPipeline.vae: unknown field "typ"; did you mean "type"?',
     ]
 
 
@@ -1143,18 +1167,18 @@ def test_warnings_keep_input_order_across_files() -> None:
     write("b.yaml", {"kind": "Pod"}, csr("a", entry(autoselect=True)))
     write("a.yaml", {"kind": "Secret"})
     assert load(["b.yaml", "a.yaml"]).warnings == [
-        "b.yaml: document 1: kind Pod is not read by ome-asp",
-        f'b.yaml: document 2: ClusterServingRuntime a: {ENTRY0}: unknown field "autoselect"; did you mean "autoSelect"?',
-        "a.yaml: document 1: kind Secret is not read by ome-asp",
+        "b.yaml:1: document 1: kind Pod is not read by ome-asp",
+        f'b.yaml:13: document 2: ClusterServingRuntime a: {ENTRY0}: unknown field "autoselect"; did you mean "autoSelect"?',
+        "a.yaml:1: document 1: kind Secret is not read by ome-asp",
     ]
 
 
 def test_strict_turns_the_first_warning_into_an_error() -> None:
     """I11: --strict makes every warning an input error with the same text."""
     assert error(csr("rt", entry(priorty=1)), {"kind": "Pod"}, strict=True) == (
-        f'm.yaml: document 1: ClusterServingRuntime rt: {ENTRY0}: unknown field "priorty"; did you mean "priority"?'
+        f'm.yaml:11: document 1: ClusterServingRuntime rt: {ENTRY0}: unknown field "priorty"; did you mean "priority"?'
     )
-    assert error(csr("rt"), {"kind": "Pod"}, strict=True) == "m.yaml: document 2: kind Pod is not read by ome-asp"
+    assert error(csr("rt"), {"kind": "Pod"}, strict=True) == "m.yaml:12: document 2: kind Pod is not read by ome-asp"
 
 
 def test_strict_without_warnings_loads() -> None:
@@ -1173,7 +1197,7 @@ def test_unknown_key_that_is_not_a_string_is_named() -> None:
         "apiVersion: ome.io/v1beta1\nkind: ClusterServingRuntime\nmetadata: {name: rt}\nspec:\n"
         "  modelSizeRange: {min: 1B, 8: 9}\n"
     )
-    assert cluster.warnings == ['m.yaml: document 1: ClusterServingRuntime rt: spec.modelSizeRange: unknown field "8"']
+    assert cluster.warnings == ['m.yaml:5: document 1: ClusterServingRuntime rt: spec.modelSizeRange: unknown field "8"']
 
 
 def test_every_message_is_one_line() -> None:
@@ -1188,3 +1212,33 @@ def test_permutations_of_small_input_give_identical_clusters() -> None:
     documents = [csr("b"), csr("a"), sr("a", "x"), obj("AcceleratorClass", "h")]
     results = {repr(without_sources(load_docs(*order))) for order in itertools.permutations(documents)}
     assert len(results) == 1
+
+
+# --- D-23: positions ----------------------------------------------------------------------
+
+
+def test_D23_a_merged_field_is_placed_where_it_is_written() -> None:
+    """I4: a value that comes in through `<<` is reported at its anchor's line."""
+    text = (
+        "apiVersion: ome.io/v1beta1\nkind: ClusterServingRuntime\nmetadata: {name: rt}\n"
+        "x-entry: &e {modelFormat: {name: f}, modelFramework: {name: w}, priority: high}\n"
+        "spec:\n  supportedModelFormats:\n  - <<: *e\n    autoSelect: true\n"
+    )
+    assert text_error(text).startswith(f"m.yaml:4: document 1: ClusterServingRuntime rt: {ENTRY0}.priority: ")
+
+
+def test_D23_json_and_crlf_lines() -> None:
+    """I1: JSON is YAML, with the same positions; CRLF ends a line once."""
+    json_text = '{\n  "apiVersion": "ome.io/v1beta1",\n  "kind": "AcceleratorClass",\n  "metadata": {\n    "name": 7\n  }\n}\n'
+    assert text_error(json_text) == "m.yaml:5: document 1: AcceleratorClass: " + type_error("metadata.name", "string", "integer")
+    crlf = "kind: Pod\r\n---\r\napiVersion: ome.io/v1beta1\r\nkind: AcceleratorClass\r\nmetadata:\r\n  name: [x]\r\n"
+    assert text_error(crlf) == "m.yaml:6: document 2: AcceleratorClass: " + type_error("metadata.name", "string", "array")
+
+
+def test_D23_list_items_are_placed_at_their_own_line() -> None:
+    """I1, I11: a List item's messages name items[i] and the item's line."""
+    text = "apiVersion: v1\nkind: List\nitems:\n- kind: Pod\n- apiVersion: v1\n  kind: Secret\n"
+    assert load_text(text).warnings == [
+        "m.yaml:4: document 1: items[0]: kind Pod is not read by ome-asp",
+        "m.yaml:5: document 1: items[1]: kind Secret is not read by ome-asp",
+    ]

@@ -1,0 +1,64 @@
+"""When ome-asp itself fails: one `internal error:` line and exit code 3, never a
+traceback on the terminal, and a directory that reproduces the failure.
+
+The directory holds the run's facts, a copy of encoding/, the command line,
+the traceback and a README saying how to replay the solve with plain clingo
+(`python -m clingo`), so a bug report needs nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import tempfile
+import traceback
+from pathlib import Path
+from typing import TextIO
+
+from . import __version__
+from .engine import InternalError, encoding_dir
+
+EXIT_INTERNAL = 3
+FACTS = "facts.lp"
+REPLAY = f"python -m clingo {FACTS} encoding/main.lp --opt-mode=optN --models=0"
+
+
+def report(error: BaseException, argv: list[str], facts: str | None, stderr: TextIO) -> int:
+    """Print the `internal error:` line for `error`, write the reproduction
+    directory (`facts`: the run's program text, when it got that far), and
+    return the exit code."""
+    what = describe(error)
+    try:
+        where = write_dump(error, argv, facts)
+    except OSError as err:  # a full or read-only temp dir must not hide the error itself
+        print(f"internal error: {what} (no reproduction written: {err})", file=stderr)
+    else:
+        print(f"internal error: {what}; a reproduction is in {where} (see README.md there)", file=stderr)
+    return EXIT_INTERNAL
+
+
+def describe(error: BaseException) -> str:
+    """What went wrong, on one line. The encoding's own failures say it in
+    their message; any other exception is a bug, named by its type."""
+    text = str(error) if isinstance(error, InternalError) else f"{type(error).__name__}: {error}"
+    return " ".join(text.splitlines()) or type(error).__name__
+
+
+def write_dump(error: BaseException, argv: list[str], facts: str | None) -> Path:
+    """A new directory under the temp dir with everything needed to reproduce `error`."""
+    directory = Path(tempfile.mkdtemp(prefix="ome-asp-internal-error-"))
+    shutil.copytree(encoding_dir(), directory / "encoding", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    (directory / "command.txt").write_text(f"cd {shlex.quote(os.getcwd())}\n{shlex.join(['ome-asp', *argv])}\n")
+    (directory / "traceback.txt").write_text("".join(traceback.format_exception(error)))
+    if facts is not None:
+        (directory / FACTS).write_text(facts)
+        replay = f"Replay the solve with plain clingo (`pip install clingo`):\n\n    cd {directory}\n    {REPLAY}\n"
+    else:
+        replay = "It failed before the facts were built: replay it with the command in command.txt.\n"
+    (directory / "README.md").write_text(
+        f"# ome-asp {__version__}: internal error\n\n{describe(error)}\n\n{replay}\n"
+        "`command.txt` is the command that failed and where it ran; `traceback.txt` is where it\n"
+        "failed; `encoding/` is the encoding it used. Please attach this directory to a bug report.\n"
+    )
+    return directory

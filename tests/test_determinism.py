@@ -1,0 +1,91 @@
+"""Determinism (spec I10): the output depends on what the manifests say, never on
+how they are laid out, and never on the run.
+
+For random clusters (ome_asp.testing.strategies), the same manifests are
+shuffled, split over several `-f` files and a directory, partly wrapped in
+`kind: List` documents, and every mapping's keys are reordered. stdout and the
+exit code must be byte-identical; stderr must hold the same messages once
+their locations (file, line, document) are taken out, since those point into
+the layout. The same input run twice gives the same bytes on both streams.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import yaml
+from conftest import run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ome_asp.testing.strategies import clusters
+
+LOCATION = re.compile(r"^(warning|error): .*?:\d+(?::\d+)?: document \d+(?:: items\[\d+\])?: ", re.MULTILINE)
+
+
+def reorder_keys(value, rng: random.Random):
+    """`value` with the keys of every mapping in a random order (lists keep theirs)."""
+    if isinstance(value, dict):
+        keys = list(value)
+        rng.shuffle(keys)
+        return {key: reorder_keys(value[key], rng) for key in keys}
+    if isinstance(value, list):
+        return [reorder_keys(item, rng) for item in value]
+    return value
+
+
+def lay_out(documents: list[dict], directory: Path, rng: random.Random) -> list[str]:
+    """The documents shuffled into 1-4 files, one of them a List, some under a
+    subdirectory; returns the -f arguments."""
+    documents = [reorder_keys(d, rng) for d in documents]
+    rng.shuffle(documents)
+    count = rng.randint(1, 4)
+    groups = [documents[i::count] for i in range(count)]
+    arguments = []
+    (directory / "dir" / "sub").mkdir(parents=True)
+    for i, group in enumerate(groups):
+        if i == 0 and group and rng.random() < 0.5:
+            group = [{"apiVersion": "v1", "kind": "List", "items": group}]
+        name = rng.choice([f"f{i}.yaml", f"dir/g{i}.yml", f"dir/sub/h{i}.yaml"])
+        (directory / name).write_text(yaml.safe_dump_all(group, sort_keys=False))
+        if not name.startswith("dir/"):
+            arguments.append(str(directory / name))
+    rng.shuffle(arguments)
+    if any((directory / "dir").rglob("*.y*ml")):
+        arguments.insert(rng.randint(0, len(arguments)), str(directory / "dir"))
+    return arguments
+
+
+def explain(query: dict, files: list[str], output: str):
+    target = ["--isvc", query["isvc"]] if "isvc" in query else ["--model", query["model"]]
+    return run_cli("explain", *target, "-n", query["namespace"], *(a for f in files for a in ("-f", f)), "-o", output)
+
+
+def messages(stderr: str) -> list[str]:
+    return sorted(LOCATION.sub(r"\1: ", stderr).splitlines())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(clusters(), st.randoms(use_true_random=False), st.sampled_from(["table", "json"]))
+def test_I10_output_does_not_depend_on_layout_or_key_order(tmp_path_factory, cluster, rng, output):
+    documents, query = cluster
+    plain = tmp_path_factory.mktemp("plain") / "cluster.yaml"
+    plain.write_text(yaml.safe_dump_all(documents, sort_keys=False))
+    expected = explain(query, [str(plain)], output)
+    shuffled = explain(query, lay_out(documents, tmp_path_factory.mktemp("layout"), rng), output)
+    assert (shuffled.code, shuffled.stdout) == (expected.code, expected.stdout)
+    assert messages(shuffled.stderr) == messages(expected.stderr)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(clusters())
+def test_same_input_same_bytes(tmp_path_factory, cluster):
+    """No run-to-run variation: no hash order, no clock, no solver nondeterminism."""
+    documents, query = cluster
+    path = tmp_path_factory.mktemp("twice") / "cluster.yaml"
+    path.write_text(yaml.safe_dump_all(documents, sort_keys=False))
+    for output in ("wide", "yaml"):
+        first, second = explain(query, [str(path)], output), explain(query, [str(path)], output)
+        assert (first.code, first.stdout, first.stderr) == (second.code, second.stdout, second.stderr)
