@@ -3,7 +3,7 @@
 The encoding decides everything; this module only runs clingo and turns the
 shown atoms (encoding/show.lp) into Python values. The ranking of qualifying
 runtimes is read from the cost vectors the #minimize statements sum over
-(`rank_cost/4`): selecting runtime R costs exactly R's vector, so the k-th
+(`rank_key/3`): selecting runtime R costs exactly R's vector, so the k-th
 runtime of the order (the k-th successive optimum, "solve, exclude the winner,
 solve again") is the k-th smallest vector. `rank_by_reoptimizing` computes the
 order by that definition; tests check that both agree (docs/design.md).
@@ -12,6 +12,7 @@ order by that definition; tests check that both agree (docs/design.md).
 from __future__ import annotations
 
 import importlib.util
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,13 +20,14 @@ from pathlib import Path
 import clingo
 
 from .errors import OmeAspError
+from .facts import Facts, RuntimeRef
 
 
 class InternalError(OmeAspError):
     """The encoding produced something it should never produce."""
 
 
-MAIN_LP = "main.lp"
+MAIN_LP = "main.lp"  # includes every file: the one-query explain program
 
 
 def encoding_dir() -> Path:
@@ -41,7 +43,7 @@ def encoding_dir() -> Path:
 class Verdict:
     """What the encoding says about one candidate runtime for one query."""
 
-    runtime: clingo.Symbol  # sr(NS, Name) or csr(Name)
+    runtime: RuntimeRef
     qualifies: bool = False
     score: int | None = None
     distance: str | None = None  # exact decimal text
@@ -51,9 +53,31 @@ class Verdict:
     first_failure: tuple[str, clingo.Symbol] | None = None
     # E15 pieces of a format failure: entry index -> pieces in E15 order
     format_details: dict[int, list[clingo.Symbol]] = field(default_factory=dict)
-    cost: dict[int, int] = field(default_factory=dict)  # criterion level -> weight
-    scoring_entries: list[int] = field(default_factory=list)
+    cost: tuple[int, ...] = ()  # rank_key: the weights at the criteria, highest first
+    # Why a Yes row ranks where it does: (entry, weights id, format reading, framework reading)
+    # of each entry whose score is the row's; and which case of Z5 gave the distance.
+    scoring: list[tuple[int, str, str, str]] = field(default_factory=list)
+    distance_basis: clingo.Symbol | None = None
     in_no_runtime_message: bool = False
+
+
+@dataclass
+class Outcome:
+    """What OME does with the query's selection (encoding/outcome.lp): each
+    message is a term for `reasons.outcome_text`."""
+
+    error: clingo.Symbol | None = None  # select_error: the question cannot be answered
+    model_name: str | None = None  # spec.model.name (or --model)
+    explicit: bool = False  # X1: spec.runtime.name is set
+    used: RuntimeRef | None = None  # the runtime OME uses (O5, X1)
+    failure: clingo.Symbol | None = None  # why none is used
+    advisory: tuple[str, clingo.Symbol] | None = None  # X6: (check, detail)
+    warnings: list[clingo.Symbol] = field(default_factory=list)
+    admission_path: bool = False  # O9: the webhook resolves the runtime
+    admission_denial: clingo.Symbol | None = None
+    admission_warnings: list[clingo.Symbol] = field(default_factory=list)
+    condition: tuple[bool, str, clingo.Symbol | None] | None = None  # RuntimeReady: status, reason, message
+    events: list[tuple[str, clingo.Symbol]] = field(default_factory=list)  # Warning events: reason, message
 
 
 @dataclass
@@ -62,38 +86,66 @@ class QueryAnswer:
     note: clingo.Symbol | None = None
     model: clingo.Symbol | None = None  # bm(NS, Name) or cbm(Name)
     label: clingo.Symbol | None = None  # label(F, FV, A, Qz, Fw, FwV)
-    verdicts: dict[clingo.Symbol, Verdict] = field(default_factory=dict)
-    selected: clingo.Symbol | None = None
-    ranking: list[clingo.Symbol] = field(default_factory=list)  # qualifying runtimes, O-order
+    sized: bool = False  # the model sets modelParameterSize (O3 applies)
+    verdicts: dict[RuntimeRef, Verdict] = field(default_factory=dict)
+    selected: RuntimeRef | None = None
+    ranking: list[RuntimeRef] = field(default_factory=list)  # qualifying runtimes, O-order
+    outcome: Outcome = field(default_factory=Outcome)  # with outcome.lp only
 
 
 @dataclass
 class Answer:
     queries: dict[int, QueryAnswer]
     criteria: dict[int, str]  # level -> name, highest level = highest priority
-    denied: dict[clingo.Symbol, clingo.Symbol]  # runtime -> admission reason
-    unknown_classes: dict[clingo.Symbol, list[str]]  # runtime -> W3 names in list order
+    denied: dict[RuntimeRef, clingo.Symbol]  # runtime -> admission reason
+    unknown_classes: dict[RuntimeRef, list[str]]  # runtime -> W3 names in list order
     # Phase times (seconds) and ground program size, for --timers/--stats and benchmarks.
     stats: dict[str, float] = field(default_factory=dict)
 
 
-def solve(facts: str, n_queries: int) -> Answer:
-    """The unique optimal answer set of encoding/ + facts, decoded."""
+# The programs: the files of encoding/ each one loads (main.lp includes them all).
+CORE = (
+    "input.lp", "admission.lp", "lookup.lp", "versions.lp", "compatibility.lp", "accelerators.lp",
+    "deployment.lp", "sizes.lp", "scoring.lp", "qualification.lp", "ordering.lp",
+)
+EXPLANATION = ("explanation.lp",)  # every candidate with all its reasons
+SELECTION = ("selection.lp",)  # the #minimize statements: one query per solve
+SHOW = ("show.lp",)
+OUTCOME = ("outcome.lp",)  # what OME does with the selection: select (one query)
+ADMIT = ("input.lp", "admission.lp")  # the runtime admission webhook alone: admit
+STEER = ("steer.lp",)  # the edits that make a wanted runtime win (its own #show)
+
+
+def solve(facts: Facts, n_queries: int, explain: bool = True, outcome: bool = False) -> Answer:
+    """Solve encoding/ on `facts` and decode the answer.
+
+    One query: the selection is the unique optimum of the #minimize statements
+    (proved unique by enumerating all optima). Several queries: no
+    optimization (a sum of independent objectives); each query's order is
+    read from the same rank keys, which tests check against the one-query
+    optimum. Without `explain`, only runtimes that support the model are
+    examined: the rows of the others and all reasons of Q5 are left out.
+    With `outcome` (one query, explaining), outcome.lp adds what OME does
+    with the selection (`QueryAnswer.outcome`)."""
     start = time.perf_counter()
-    ctl = _ground(facts)
+    if outcome and (n_queries != 1 or not explain):
+        raise ValueError("outcome.lp needs the one-query explain program")
+    files = CORE + (EXPLANATION if explain else ()) + (SELECTION if n_queries == 1 else ()) + SHOW
+    files += OUTCOME if outcome else ()
+    ctl = _ground(facts.program, files)
     grounded = time.perf_counter()
     optimal = []
     with ctl.solve(yield_=True) as handle:
         for model in handle:
-            if model.optimality_proven:
+            if model.optimality_proven or n_queries != 1:
                 optimal.append(model.symbols(shown=True))
         result = handle.get()
     solved = time.perf_counter()
     if not result.satisfiable:
         raise InternalError("the encoding has no answer set for this input")
     if len(optimal) != 1:
-        raise InternalError(f"the optimum is not unique ({len(optimal)} optimal answer sets)")
-    answer = decode(optimal[0], n_queries)
+        raise InternalError(f"the answer is not unique ({len(optimal)} optimal answer sets)")
+    answer = decode(optimal[0], n_queries, facts)
     lp = ctl.statistics["problem"]["lp"]
     answer.stats = {
         "ground_s": grounded - start,
@@ -105,21 +157,52 @@ def solve(facts: str, n_queries: int) -> Answer:
     return answer
 
 
-def _ground(facts: str) -> clingo.Control:
-    # optN enumerates every optimal model, which lets solve() prove uniqueness.
-    ctl = clingo.Control(["--opt-mode=optN", "--models=0"])
-    ctl.load(str(encoding_dir() / MAIN_LP))
+def _ground(facts: str, files: tuple[str, ...]) -> clingo.Control:
+    # optN enumerates every optimal model, which lets solve() prove uniqueness;
+    # without optimization statements it enumerates all models (there is one).
+    dropped: list[str] = []
+
+    def log(code: clingo.MessageCode, message: str) -> None:
+        # clingo's messages never reach the user's stderr. An undefined
+        # operation means a rule instance was silently dropped, which the
+        # encoding must never cause; the rest are infos such as a #show for
+        # atoms this program variant does not derive. (A logger must not raise.)
+        if code == clingo.MessageCode.OperationUndefined:
+            dropped.append(message.strip())
+
+    ctl = clingo.Control(["--opt-mode=optN", "--models=0"], logger=log)
+    directory = encoding_dir()
+    for name in files:
+        ctl.load(str(directory / name))
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
+    if dropped:
+        raise InternalError(f"clingo: {dropped[0]}")
     return ctl
 
 
-def rank_by_reoptimizing(facts: str, query: int = 1) -> list[clingo.Symbol]:
+def admit(facts: Facts) -> Answer:
+    """The admission webhook (W-rules) on every declared runtime: only
+    input.lp and admission.lp are grounded; `denied` says which are denied."""
+    ctl = _ground(facts.program, ADMIT + SHOW)
+    with ctl.solve(yield_=True) as handle:
+        models = [model.symbols(shown=True) for model in handle]
+    if len(models) != 1:
+        raise InternalError(f"the admission program has {len(models)} answer sets, not one")
+    return decode(models[0], 0, facts)
+
+
+def steer_control(facts: str) -> clingo.Control:
+    """The ground program of encoding/steer.lp on steer's facts, ready to enumerate optima."""
+    return _ground(facts, CORE + STEER)
+
+
+def rank_by_reoptimizing(facts: Facts, query: int = 1) -> list[RuntimeRef]:
     """The order by definition: solve, exclude the winner, solve again.
 
     One optimization per qualifying runtime; quadratic, kept as the reference
     the fast ranking is tested against."""
-    ctl = _ground(facts)
+    ctl = _ground(facts.program, CORE + SELECTION + SHOW)
     ctl.configuration.solve.opt_mode = "opt"
     ranking: list[clingo.Symbol] = []
     while True:
@@ -129,7 +212,7 @@ def rank_by_reoptimizing(facts: str, query: int = 1) -> list[clingo.Symbol]:
             for model in handle:  # the last model of an opt run is the optimum
                 best = [s.arguments[1] for s in model.symbols(shown=True) if s.match("selected", 2)]
         if not best:
-            return ranking
+            return [facts.runtimes[str(r)] for r in ranking]
         ranking.append(best[0])
 
 
@@ -138,26 +221,79 @@ def number(value: clingo.Symbol) -> str:
     return value.arguments[1].string
 
 
-def decode(symbols: list[clingo.Symbol], n_queries: int) -> Answer:
+# Most atoms of a large answer are about one (query, runtime) pair. Reading
+# them from clingo's own printing is several times faster than walking each
+# symbol through the API; reason terms, few distinct ones, are parsed once.
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_PAIR_ATOM = re.compile(rf"(\w+)\((\d+),((?:sr\({_STRING},|csr\(){_STRING}\))(?:,(.*))?\)")
+_COST = re.compile(r"\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)")
+_CHECK_AND_TERM = re.compile(r"(q\d),(.*)")
+_SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
+
+
+def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer:
+    """The answer set as Python values (facts maps the ranks and identifiers
+    of the answer back to numbers and runtimes)."""
     queries = {q: QueryAnswer() for q in range(1, n_queries + 1)}
     criteria: dict[int, str] = {}
-    denied: dict[clingo.Symbol, clingo.Symbol] = {}
-    unknown: dict[clingo.Symbol, list[tuple[int, str]]] = {}
+    denied: dict[RuntimeRef, clingo.Symbol] = {}
+    unknown: dict[RuntimeRef, list[tuple[int, str]]] = {}
+    pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
+    runtimes = facts.runtimes
+    terms: dict[str, clingo.Symbol] = {}
 
-    def verdict(q: clingo.Symbol, r: clingo.Symbol) -> Verdict:
-        answer = queries[q.number]
-        if r not in answer.verdicts:
-            answer.verdicts[r] = Verdict(r)
-        return answer.verdicts[r]
+    def term(text: str) -> clingo.Symbol:
+        if text not in terms:
+            terms[text] = clingo.parse_term(text)
+        return terms[text]
+
+    def verdict(q: int, r: RuntimeRef) -> Verdict:
+        verdicts = queries[q].verdicts
+        if r not in verdicts:
+            verdicts[r] = Verdict(r)
+        return verdicts[r]
 
     for s in symbols:
+        text = str(s)
+        pair = _PAIR_ATOM.fullmatch(text)
+        if pair is not None:
+            name, q, r, rest = pair.groups()
+            if name == "runtime_used":  # not a row: M6 uses a runtime without any
+                queries[int(q)].outcome.used = runtimes[r]
+                continue
+            v = verdict(int(q), runtimes[r])
+            if name == "rank_key":
+                v.qualifies, v.cost = True, tuple(map(int, _COST.fullmatch(rest).groups()))
+            elif name in ("first_failure", "later_failure"):
+                check, reason = _CHECK_AND_TERM.fullmatch(rest).groups()
+                v.failures[check] = term(reason)
+                if name == "first_failure":
+                    v.first_failure = (check, v.failures[check])
+            elif name == "explain_priority":
+                v.priority = int(rest)
+            elif name == "explain_weight":
+                v.weight = int(number(term(rest)))
+            elif name == "excluded_in_message":
+                v.in_no_runtime_message = True
+            elif name == "scoring_entry":
+                i, w, f, fw = _SCORING.fullmatch(rest).groups()
+                v.scoring.append((int(i), w, f, fw))
+            elif name == "distance_basis":
+                v.distance_basis = term(rest)
+            elif name == "selected":
+                queries[int(q)].selected = v.runtime
+            else:
+                raise InternalError(f"unexpected shown atom {text}")
+            continue
         name, args = s.name, s.arguments
-        if name == "criterion":
+        if name == "mismatch_detail":
+            pieces.setdefault((str(args[0]), str(args[1])), []).append((args[2].number, args[3]))
+        elif name == "criterion":
             criteria[args[0].number] = args[1].name
         elif name == "denied":
-            denied[args[0]] = args[1]
+            denied[runtimes[str(args[0])]] = args[1]
         elif name == "unknown_accelerator_class":
-            unknown.setdefault(args[0], []).append((args[1].number, args[2].string))
+            unknown.setdefault(runtimes[str(args[0])], []).append((args[1].number, args[2].string))
         elif name == "query_error":
             queries[args[0].number].error = args[1]
         elif name == "query_note":
@@ -166,46 +302,34 @@ def decode(symbols: list[clingo.Symbol], n_queries: int) -> Answer:
             queries[args[0].number].model = args[1]
         elif name == "query_label":
             queries[args[0].number].label = args[1]
-        elif name == "selected":
-            queries[args[0].number].selected = args[1]
-        elif name == "candidate":
-            verdict(args[0], args[1])
-        elif name == "qualifies":
-            verdict(args[0], args[1]).qualifies = True
-        elif name == "rank_cost":
-            verdict(args[0], args[1]).cost[args[2].number] = args[3].number
-        elif name == "runtime_score":
-            verdict(args[0], args[1]).score = int(number(args[2]))
-        elif name == "distance":
-            verdict(args[0], args[1]).distance = number(args[2])
-        elif name == "scoring_entry":
-            verdict(args[0], args[1]).scoring_entries.append(args[2].number)
-        elif name == "explain_priority":
-            verdict(args[0], args[1]).priority = args[2].number
-        elif name == "explain_weight":
-            verdict(args[0], args[1]).weight = int(number(args[2]))
-        elif name == "fails":
-            verdict(args[0], args[1]).failures[args[2].name] = args[3]
-        elif name == "first_failure":
-            verdict(args[0], args[1]).first_failure = (args[2].name, args[3])
-        elif name == "format_mismatch_detail":
-            details = verdict(args[0], args[1]).format_details
-            details.setdefault(args[2].number, []).append((args[3].number, args[4]))
-        elif name == "excluded_in_message":
-            verdict(args[0], args[1]).in_no_runtime_message = True
+        elif name == "sized_query":
+            queries[args[0].number].sized = True
+        elif name in _OUTCOME_ATOMS:
+            _OUTCOME_ATOMS[name](queries[args[0].number].outcome, args[1:])
         else:
-            raise InternalError(f"unexpected shown atom {s}")
+            raise InternalError(f"unexpected shown atom {text}")
 
-    levels = sorted(criteria, reverse=True)
+    numbers = facts.numbers
     for q, answer in queries.items():
+        answer.outcome.warnings.sort(key=str)  # any order: sort for reproducible output
+        answer.outcome.admission_warnings.sort(key=str)
+        answer.outcome.events.sort(key=str)
         for v in answer.verdicts.values():
+            v.scoring.sort()
             v.failures = dict(sorted(v.failures.items(), key=lambda item: int(item[0][1:])))
-            v.format_details = {i: [p for _, p in sorted(pieces)] for i, pieces in sorted(v.format_details.items())}
-            v.scoring_entries.sort()
+            if "q5" in v.failures:  # E15: each entry's pieces, in list order
+                model = str(answer.model)
+                v.format_details = {
+                    i: [piece for _, piece in sorted(pieces[(model, signature)])]
+                    for i, signature in enumerate(facts.signatures[v.runtime])
+                }
         qualifying = [v for v in answer.verdicts.values() if v.qualifies]
-        qualifying.sort(key=lambda v: tuple(v.cost.get(level, 0) for level in levels))
+        for v in qualifying:  # rank_key = (scope, -score rank, distance rank, name rank)
+            v.score = int(numbers[-v.cost[1]])
+            v.distance = numbers[v.cost[2]] if answer.sized else None
+        qualifying.sort(key=lambda v: v.cost)
         answer.ranking = [v.runtime for v in qualifying]
-        if answer.ranking[:1] != ([answer.selected] if answer.selected is not None else []):
+        if n_queries == 1 and answer.ranking[:1] != ([answer.selected] if answer.selected is not None else []):
             raise InternalError(f"query {q}: the optimum {answer.selected} is not the first of the order")
     return Answer(
         queries=queries,
@@ -213,3 +337,34 @@ def decode(symbols: list[clingo.Symbol], n_queries: int) -> Answer:
         denied=denied,
         unknown_classes={r: [c for _, c in sorted(v)] for r, v in unknown.items()},
     )
+
+
+def _set(attribute: str, read):
+    def store(outcome: Outcome, args: list[clingo.Symbol]) -> None:
+        setattr(outcome, attribute, read(args))
+
+    return store
+
+
+def _append(attribute: str, read):
+    def store(outcome: Outcome, args: list[clingo.Symbol]) -> None:
+        getattr(outcome, attribute).append(read(args))
+
+    return store
+
+
+# outcome.lp's atoms other than runtime_used/2 (decoded with the runtime atoms):
+# each stores its arguments after the query number into the query's Outcome.
+_OUTCOME_ATOMS = {
+    "select_error": _set("error", lambda a: a[0]),
+    "spec_model": _set("model_name", lambda a: a[0].string),
+    "explicit": _set("explicit", lambda a: True),
+    "select_failure": _set("failure", lambda a: a[0]),
+    "advisory": _set("advisory", lambda a: (a[0].name, a[1])),
+    "select_warning": _append("warnings", lambda a: a[0]),
+    "admission_path": _set("admission_path", lambda a: True),
+    "admission_denied": _set("admission_denial", lambda a: a[0]),
+    "admission_warning": _append("admission_warnings", lambda a: a[0]),
+    "runtime_ready": _set("condition", lambda a: (a[0].name == "true", a[1].name, a[2])),
+    "warning_event": _append("events", lambda a: (a[0].name, a[1])),
+}

@@ -14,14 +14,15 @@ here, in Python integers and fractions, never in clingo's 32-bit integers.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 import clingo
 
-from .objects import BASE_MODEL, SERVING_RUNTIME, Cluster, Model, Pipeline, Runtime
+from .objects import BASE_MODEL, CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Cluster, Entry, Model, Pipeline, Runtime
 from .sizes import format_exact, parse_size
 from .versions import parse_version
 
@@ -35,6 +36,36 @@ class Query:
     namespace: str
     model: str | None = None
     isvc: str | None = None
+
+
+class RuntimeRef(NamedTuple):
+    """A runtime as reports name it."""
+
+    kind: str  # SERVING_RUNTIME or CLUSTER_SERVING_RUNTIME
+    namespace: str | None
+    name: str
+
+    @property
+    def namespaced(self) -> bool:
+        return self.kind == SERVING_RUNTIME
+
+    def __str__(self) -> str:
+        """`ServingRuntime ns/name` or `ClusterServingRuntime name`, as in messages."""
+        return f"{self.kind} {self.namespace}/{self.name}" if self.namespaced else f"{self.kind} {self.name}"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The facts of a run: program text; the exact number behind each rank K
+    of a val(K, D) term (D is that decimal), so answers can carry ranks alone;
+    and the runtime behind each identifier's text."""
+
+    program: str
+    numbers: dict[int, str]
+    runtimes: dict[str, RuntimeRef]
+    signatures: dict[RuntimeRef, list[str]]  # the signature (as text) of each entry
+    entry_names: dict[RuntimeRef, list[str | None]]  # the top-level name of each entry
+    weights: dict[str, tuple[int, int, int]]  # weights (as text) -> stored format, framework weight, priority read
 
 
 @dataclass(frozen=True)
@@ -82,25 +113,35 @@ class FactBuilder:
     numbers and tuples of these.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, renamed: frozenset[str] = frozenset()) -> None:
+        self._renamed = renamed
         self._facts: list[tuple[str, tuple]] = []
         self._numbers: set[Fraction] = set()
+        self.runtimes: dict[str, RuntimeRef] = {}
+        self.signatures: dict[RuntimeRef, list[str]] = {}
+        self.entry_names: dict[RuntimeRef, list[str | None]] = {}
+        self.weights: dict[str, tuple[int, int, int]] = {}
         self.fact = _FactCalls(self)
 
     def add(self, name: str, args: tuple) -> None:
-        self._facts.append((name, args))
+        self._facts.append((f"base_{name}" if name in self._renamed else name, args))
 
     def exact(self, value: int | Fraction) -> Exact:
         number = Fraction(value)
         self._numbers.add(number)
         return Exact(number)
 
-    def program(self) -> str:
+    def build(self) -> Facts:
         """The facts as a logic program, one per line, sorted so that every
-        dump is reproducible."""
-        vals = {v: f"val({k},{quoted(format_exact(v))})" for v, k in _signed_ranks(self._numbers).items()}
+        dump is reproducible, and the table of exact numbers by rank."""
+        ranks = _signed_ranks(self._numbers)
+        decimals = {k: format_exact(v) for v, k in ranks.items()}
+        vals = {v: f"val({k},{quoted(decimals[k])})" for v, k in ranks.items()}
         lines = {f"{name}({','.join(_text(a, vals) for a in args)}).\n" for name, args in self._facts}
-        return "".join(sorted(lines))
+        return Facts("".join(sorted(lines)), decimals, self.runtimes, self.signatures, self.entry_names, self.weights)
+
+    def program(self) -> str:
+        return self.build().program
 
     def symbols(self) -> list[clingo.Symbol]:
         """The facts as clingo symbols (parsed back from `program`)."""
@@ -154,9 +195,13 @@ def _text(arg, vals: dict[Fraction, str]) -> str:
 # --- the facts of a run ------------------------------------------------------
 
 
-def build_facts(cluster: Cluster, queries: list[Query]) -> str:
-    """All facts for `queries` against `cluster` (encoding/input.lp), as program text."""
-    builder = FactBuilder()
+def build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str] = frozenset(), extend=None) -> Facts:
+    """All facts for `queries` against `cluster` (encoding/input.lp).
+
+    `renamed` predicates are emitted as base_<name> (for a program that
+    derives them, encoding/steer.lp); `extend(builder, entries)` adds facts of
+    its own before the exact numbers are ranked."""
+    builder = FactBuilder(renamed)
     fact = builder.fact
     versions: set[str] = set()
 
@@ -175,8 +220,9 @@ def build_facts(cluster: Cluster, queries: list[Query]) -> str:
         _add_model(builder, model, versions)
 
     name_ranks = {name: k for k, name in enumerate(sorted({rt.name for rt in cluster.runtimes}), 1)}
+    entries = EntryTables(builder, versions)
     for runtime in cluster.runtimes:
-        _add_runtime(builder, runtime, name_ranks[runtime.name], versions)
+        _add_runtime(builder, runtime, name_ranks[runtime.name], entries)
 
     _add_size_gaps(builder, cluster)
     for text in sorted(versions):
@@ -185,12 +231,15 @@ def build_facts(cluster: Cluster, queries: list[Query]) -> str:
     for isvc in cluster.inference_services:
         _add_inference_service(builder, isvc)
 
-    return builder.program()
+    if extend is not None:
+        extend(builder, entries)
+    return builder.build()
 
 
-def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, versions: set[str]) -> None:
+def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: EntryTables) -> None:
     fact, exact = builder.fact, builder.exact
     r = runtime_id(rt.kind, rt.namespace, rt.name)
+    ref = builder.runtimes[r.text] = RuntimeRef(rt.kind, rt.namespace, rt.name)
     fact.runtime_declared(r)
     fact.runtime_name_rank(r, name_rank)
     if rt.disabled:
@@ -209,47 +258,88 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, versions: se
         if mode is not None:
             fact.runtime_mode(r, const(component), mode)
 
+    signatures = builder.signatures[ref] = []
+    builder.entry_names[ref] = [entry.name for entry in rt.entries]
     for i, entry in enumerate(rt.entries):
-        fact.entry(r, i)
+        signature = entries.signature(entry)
+        signatures.append(signature.text)
+        fact.entry(r, i, signature, entries.weights(entry))
         if entry.name is not None:
             fact.entry_name(r, i, entry.name)
-        for side, ref in (("format", entry.model_format), ("framework", entry.model_framework)):
-            fact.entry_declares(r, i, const(side), ref.name)
-            if ref.version is not None:
-                fact.entry_version(r, i, const(side), ref.version)
-                versions.add(ref.version)
-            fact.entry_operator(r, i, const(side), ref.operator)
-            fact.entry_weight(r, i, const(side), exact(ref.weight))
-        if entry.architecture is not None:
-            fact.entry_architecture(r, i, entry.architecture)
-        if entry.quantization is not None:
-            fact.entry_quantization(r, i, entry.quantization)
         if entry.auto_select is not None:
             fact.entry_auto_select(r, i, const("true" if entry.auto_select else "false"))
         if entry.priority is not None:
             fact.entry_priority(r, i, entry.priority)
-        _add_entry_products(builder, r, i, entry.model_format.weight, entry.model_framework.weight, entry.priority)
+
+
+class EntryTables:
+    """Interns what entries declare (signatures) and how they weigh (weights),
+    emitting the facts of each distinct one once, so matching a model and
+    reading weights is decided per distinct value, not per entry."""
+
+    def __init__(self, builder: FactBuilder, versions: set[str]) -> None:
+        self._builder = builder
+        self._versions = versions
+        self._signatures: dict[tuple, Term] = {}
+        self._weights: dict[tuple, Term] = {}
+
+    def signature(self, entry: Entry) -> Term:
+        key = (entry.model_format, entry.model_framework, entry.architecture, entry.quantization, _pipeline_key(entry.pipeline))
+        key = (*(dataclasses.replace(ref, weight=None) for ref in key[:2]), *key[2:])
+        if key in self._signatures:
+            return self._signatures[key]
+        s = self._signatures[key] = Term(f"sig({len(self._signatures) + 1})")
+        fact = self._builder.fact
+        fact.signature(s)
+        for side, ref in (("format", entry.model_format), ("framework", entry.model_framework)):
+            fact.sig_declares(s, const(side), ref.name)
+            if ref.version is not None:
+                fact.sig_version(s, const(side), ref.version)
+                self._versions.add(ref.version)
+            fact.sig_operator(s, const(side), ref.operator)
+        if entry.architecture is not None:
+            fact.sig_architecture(s, entry.architecture)
+        if entry.quantization is not None:
+            fact.sig_quantization(s, entry.quantization)
         if entry.pipeline is not None:
-            fact.entry_pipeline(r, i)
-            _add_pipeline(builder, "entry", (r, i), entry.pipeline)
+            fact.sig_pipeline(s)
+            _add_pipeline(self._builder, "sig", (s,), entry.pipeline)
+        return s
+
+    def weights(self, entry: Entry) -> Term:
+        """The exact products the S3 score and the E9 WEIGHT column can take;
+        the encoding decides which reading applies. Every rule but W4 reads an
+        absent priority as 1 (I3)."""
+        wf, ww = entry.model_format.weight, entry.model_framework.weight
+        p = 1 if entry.priority is None else entry.priority
+        if (wf, ww, p) in self._weights:
+            return self._weights[(wf, ww, p)]
+        w = self._weights[(wf, ww, p)] = Term(f"w({len(self._weights) + 1})")
+        self._builder.weights[w.text] = (wf, ww, p)
+        fact, exact = self._builder.fact, self._builder.exact
+        fact.weights(w)
+        fact.weights_stored(w, const("format"), exact(wf))
+        fact.weights_stored(w, const("framework"), exact(ww))
+        fact.weights_priority(w, p)
+        for f_reading, f_weight in (("raw", wf), ("ten", 10)):
+            for w_reading, w_weight in (("raw", ww), ("five", 5)):
+                fact.weights_score_option(w, const(f_reading), const(w_reading), exact((f_weight + w_weight) * p))
+        for f_shown, f_weight in (("kept", wf), ("left_out", 0)):
+            for w_shown, w_weight in (("kept", ww), ("left_out", 0)):
+                fact.weights_shown_option(w, const(f_shown), const(w_shown), exact(p * f_weight + p * w_weight))
+        return w
 
 
-def _add_entry_products(builder: FactBuilder, r, i: int, wf: int, ww: int, priority: int | None) -> None:
-    """The exact products the S3 score and the E9 WEIGHT column can take; the
-    encoding decides which reading applies. Every rule but W4 reads an absent
-    priority as 1 (I3)."""
-    fact, exact = builder.fact, builder.exact
-    p = 1 if priority is None else priority
-    for f_reading, f_weight in (("raw", wf), ("ten", 10)):
-        for w_reading, w_weight in (("raw", ww), ("five", 5)):
-            fact.entry_score_option(r, i, const(f_reading), const(w_reading), exact((f_weight + w_weight) * p))
-    for f_shown, f_weight in (("kept", wf), ("left_out", 0)):
-        for w_shown, w_weight in (("kept", ww), ("left_out", 0)):
-            fact.entry_weight_option(r, i, const(f_shown), const(w_shown), exact(p * f_weight + p * w_weight))
+def _pipeline_key(pipeline: Pipeline | None) -> tuple | None:
+    """A hashable stand-in for a pipeline (its dicts are not hashable)."""
+    if pipeline is None:
+        return None
+    additional = None if pipeline.additional is None else tuple(sorted(pipeline.additional.items()))
+    return (pipeline.class_name, tuple(sorted(pipeline.components.items())), additional)
 
 
 def _add_pipeline(builder: FactBuilder, owner: str, key: tuple, pipeline: Pipeline) -> None:
-    """entry_pipeline_class/entry_component/... or the model_ equivalents."""
+    """sig_pipeline_class/sig_component/... or the model_ equivalents."""
     add = builder.add
     if pipeline.class_name is not None:
         add(f"{owner}_pipeline_class", (*key, pipeline.class_name))
@@ -285,6 +375,8 @@ def _add_model(builder: FactBuilder, model: Model, versions: set[str]) -> None:
     if model.pipeline is not None:
         fact.model_pipeline(m)
         _add_pipeline(builder, "model", (m,), model.pipeline)
+    if model.disabled:
+        fact.model_disabled(m)
 
 
 def _add_size_gaps(builder: FactBuilder, cluster: Cluster) -> None:
@@ -326,6 +418,8 @@ def _add_inference_service(builder: FactBuilder, isvc) -> None:
         fact.isvc_model(i, isvc.model_name)
     if isvc.runtime_name is not None:
         fact.isvc_runtime(i, isvc.runtime_name)
+    if isvc.runtime_kind is not None:
+        fact.isvc_runtime_kind(i, const(_RUNTIME_KINDS[isvc.runtime_kind]))
     requests = {
         "annotation": isvc.accelerator_annotation,
         "selector": isvc.selector_class,
@@ -345,3 +439,13 @@ def _add_inference_service(builder: FactBuilder, isvc) -> None:
             fact.isvc_mode_annotation(i, const(component), mode)
     if isvc.deployment_mode is not None:
         fact.isvc_deployment_mode(i, isvc.deployment_mode)
+    for runner, image in (
+        ("runner", isvc.engine_runner_image),
+        ("leader", isvc.engine_leader_image),
+        ("worker", isvc.engine_worker_image),
+    ):
+        if image is not None:
+            fact.isvc_runner_image(i, const(runner), image)
+
+
+_RUNTIME_KINDS = {SERVING_RUNTIME: "serving_runtime", CLUSTER_SERVING_RUNTIME: "cluster_serving_runtime"}

@@ -3,12 +3,14 @@
 The encoding reports every failure as a functor term (`size_out_of_range(S,
 Min, Max)`, `mode_mismatch(engine, RM, IM)`, ...); `text(term)` dispatches on
 the functor's name to the function that renders it with the exact strings of
-spec E14/E15, Z4, D5, W3/W4 and E4. An unknown functor is an internal error,
+spec E14/E15, Z4, D5, W3/W4 and E4 (and, for select, `outcome_text`: M2, M3,
+X3, X4, X6, O9). An unknown functor is an internal error,
 never a guess.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Callable
 
 import clingo
@@ -239,12 +241,149 @@ def _explicit_runtime(name: str) -> str:
 # --- W3, W4: admission ---------------------------------------------------------
 
 
-def admission_text(reason: clingo.Symbol, runtime: clingo.Symbol, unknown_classes: list[str]) -> str:
-    """The webhook's denial message (W3, W4) for `runtime`."""
+def admission_text(reason: clingo.Symbol, runtime, unknown_classes: list[str]) -> str:
+    """The webhook's denial message (W3, W4) for `runtime` (a facts.RuntimeRef)."""
     if reason.name == "unknown_accelerator_classes":
         return f"unknown accelerator classes referenced in AcceleratorRequirements: [{' '.join(unknown_classes)}]"
     if reason.name == "different_priorities":
-        kind = "servingruntime" if runtime.name == "sr" else "clusterservingruntime"
         group = reason.arguments[0].string
-        return f"different priorities assigned for the model format {group} under the {kind} {runtime.arguments[-1].string}"
+        return f"different priorities assigned for the model format {group} under the {runtime.kind.lower()} {runtime.name}"
     raise OmeAspError(f"internal error: no message for admission reason {reason}")
+
+
+# --- what OME does with a selection (encoding/outcome.lp) ------------------------
+# Messages of select: M2, M3, X3, X4, X6, O9 and the events and condition of
+# O9, X3, X6. They nest (O9 wraps O8 or M4; X6 wraps an E14 reason), so each
+# renderer gets `render` for its nested terms.
+
+ISVC_WEBHOOK = "inferenceservice.ome-webhook-server.validator"  # O9
+
+
+def _go_quoted(text: str) -> str:
+    """Go's %q, as JSON quoting (D-8): equal for every printable string."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _runtime_name(runtime: clingo.Symbol) -> str:
+    """The metadata.name of a runtime identifier sr(NS, Name) / csr(Name)."""
+    return runtime.arguments[-1].string
+
+
+_OUTCOME: dict[str, Callable[..., str]] = {}
+
+
+def _outcome(name: str):
+    def register(function):
+        _OUTCOME[name] = function
+        return function
+
+    return register
+
+
+def outcome_text(
+    term: clingo.Symbol, details: dict[int, list[clingo.Symbol]] | None = None, no_runtime: str | None = None
+) -> str:
+    """The message for an outcome term. `details` are the E15 pieces of the
+    named runtime's format failure (X6); `no_runtime` is the query's O8
+    message (report.no_runtime_message), which the term `no_runtime` stands for."""
+
+    def render(t: clingo.Symbol) -> str:
+        if t.match("no_runtime", 0):
+            if no_runtime is None:
+                raise OmeAspError("internal error: no O8 message for no_runtime")
+            return no_runtime
+        function = _OUTCOME.get(t.name)
+        if function is None:
+            return text(t, details)  # an E4 or E14 reason
+        args = [value(a) if a.type == clingo.SymbolType.String or a.match(NONE, 0) else a for a in t.arguments]
+        return function(render, *args)
+
+    return render(term)
+
+
+def isvc_denial(message: str) -> str:
+    """O9: how kubectl shows the InferenceService webhook's denial."""
+    return f'admission webhook "{ISVC_WEBHOOK}" denied the request: {message}'
+
+
+def event_reason(constant: clingo.Symbol | str) -> str:
+    """runtime_not_found -> RuntimeNotFound: a condition or event reason (O9, X6)."""
+    return "".join(part.capitalize() for part in str(constant).split("_"))
+
+
+@_outcome("isvc_names_nothing")
+def _names_nothing(render, name: str) -> str:
+    return f'InferenceService "{name}" has neither spec.model nor spec.runtime.name: nothing to select'
+
+
+@_outcome("referenced_model_not_found")
+def _referenced_model(render, name: str, namespace: str) -> str:
+    return (
+        f"referenced model {_go_quoted(name)} not found in namespace {_go_quoted(namespace)}: ensure a BaseModel "
+        "exists in this namespace or a ClusterBaseModel exists cluster-wide with this name"
+    )
+
+
+@_outcome("disabled_model")
+def _disabled_model(render, name: str) -> str:
+    return f"model {name} is disabled"
+
+
+@_outcome("runtime_not_found")
+def _runtime_not_found(render, kind: clingo.Symbol, name: str, namespace: str) -> str:
+    if kind.name == "serving_runtime":  # OQ-8
+        return f"runtime {name} not found in namespace {namespace}"
+    return f"runtime {name} not found in namespace {namespace} or at cluster scope"
+
+
+@_outcome("named_runtime_disabled")
+def _named_disabled(render, runtime: clingo.Symbol) -> str:
+    scope = "namespace-scoped" if runtime.name == "sr" else "cluster-scoped"
+    return f"{scope} runtime {_runtime_name(runtime)} is disabled"
+
+
+@_outcome("no_supporting_runtime")
+def _no_supporting(render, model: str, reason: clingo.Symbol) -> str:
+    return (
+        f"no supporting runtime found for model {model} and engine does not have complete runner "
+        f"configuration: {render(reason)}"
+    )
+
+
+@_outcome("auto_selected")
+def _auto_selected(render, runtime: clingo.Symbol, model: str) -> str:
+    return f"Runtime {_runtime_name(runtime)} will be auto-selected for model {model}"
+
+
+@_outcome("does_not_support")
+def _does_not_support(render, runtime: clingo.Symbol, model_format: str, reason: clingo.Symbol) -> str:
+    """X6's <detail>; `model_format` is "" for an accelerator or mode failure."""
+    return f"runtime {_runtime_name(runtime)} does not support model {model_format}: {render(reason)}"
+
+
+@_outcome("compatibility_warning")
+def _compatibility_warning(render, runtime: clingo.Symbol, model: str, detail: clingo.Symbol) -> str:
+    return (
+        f"runtime {_go_quoted(_runtime_name(runtime))} does not declare support for model {_go_quoted(model)} "
+        f"({render(detail)}); proceeding because the runtime was named explicitly"
+    )
+
+
+@_outcome("compatibility_advisory")
+def _compatibility_advisory(render, runtime: clingo.Symbol, model: str, detail: clingo.Symbol) -> str:
+    return (
+        f"Runtime {_runtime_name(runtime)} does not declare support for model {model} "
+        f"({render(detail)}); proceeding because the runtime was named explicitly"
+    )
+
+
+@_outcome("failed_to_find_runtime")
+def _failed_to_find(render, model: str, reason: clingo.Symbol) -> str:
+    return f"Failed to find runtime for model {model}: {render(reason)}"
+
+
+@_outcome("validation_failed")
+def _validation_failed(render, runtime: clingo.Symbol, model: str | None, reason: clingo.Symbol) -> str:
+    if model is None:  # M6: no model
+        return f"Runtime {_runtime_name(runtime)} failed validation: {render(reason)}"
+    return f"Runtime {_runtime_name(runtime)} does not support model {model}: {render(reason)}"

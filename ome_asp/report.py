@@ -10,38 +10,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import clingo
-
 from . import reasons
 from .engine import QueryAnswer, Verdict
-from .facts import Query
-from .objects import CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME
+from .facts import Query, RuntimeRef
 from .table import render_table
 
 API_VERSION = "ome-asp/v1alpha1"
 PROFILE = "v1.3"
 
-KIND = {"sr": SERVING_RUNTIME, "csr": CLUSTER_SERVING_RUNTIME}
-SCOPE = {"sr": "Namespaced", "csr": "Cluster"}
+
+def scope(r: RuntimeRef) -> str:
+    """E8's SCOPE column."""
+    return "Namespaced" if r.namespaced else "Cluster"
 
 
-def runtime_name(r: clingo.Symbol) -> str:
-    return r.arguments[-1].string
-
-
-def runtime_namespace(r: clingo.Symbol) -> str | None:
-    return r.arguments[0].string if r.name == "sr" else None
-
-
-def runtime_sort_key(r: clingo.Symbol) -> tuple[str, str, str]:
+def runtime_sort_key(r: RuntimeRef) -> tuple[str, str, str]:
     """I10's canonical order: kind, namespace, name."""
-    return (KIND[r.name], runtime_namespace(r) or "", runtime_name(r))
+    return (r.kind, r.namespace or "", r.name)
 
 
-def object_ref(r: clingo.Symbol) -> str:
-    """`ServingRuntime ns/name` or `ClusterServingRuntime name`, as in messages."""
-    namespace = runtime_namespace(r)
-    return f"{KIND[r.name]} {namespace}/{runtime_name(r)}" if namespace is not None else f"{KIND[r.name]} {runtime_name(r)}"
+def runtime_json(r: RuntimeRef) -> dict:
+    """A runtime in a JSON/YAML report."""
+    return {"kind": r.kind, "namespace": r.namespace, "name": r.name}
 
 
 @dataclass
@@ -50,7 +40,7 @@ class Row:
     rank: int | None  # 1, 2, ... for Yes rows
 
     @property
-    def runtime(self) -> clingo.Symbol:
+    def runtime(self) -> RuntimeRef:
         return self.verdict.runtime
 
     def reason_text(self, check: str) -> str:
@@ -71,7 +61,7 @@ def rows(answer: QueryAnswer) -> list[Row]:
     """E10: Yes rows in rank order, then No rows, ServingRuntimes first, each by name."""
     yes = [Row(answer.verdicts[r], rank) for rank, r in enumerate(answer.ranking, 1)]
     no = [v for v in answer.verdicts.values() if not v.qualifies]
-    no.sort(key=lambda v: (v.runtime.name != "sr", runtime_name(v.runtime)))
+    no.sort(key=lambda v: (not v.runtime.namespaced, v.runtime.name))
     return yes + [Row(v, None) for v in no]
 
 
@@ -87,21 +77,21 @@ def no_runtime_message(answer: QueryAnswer, namespace: str) -> str | None:
     message = f"no runtime found to support model {fmt} with format {fmt} in namespace {namespace}"
     all_rows = rows(answer)
     if all_rows:
-        namespaced = sum(1 for row in all_rows if row.runtime.name == "sr")
+        namespaced = sum(1 for row in all_rows if row.runtime.namespaced)
         message += (
             f". Checked {len(all_rows)} runtimes ({namespaced} namespace-scoped, "
             f"{len(all_rows) - namespaced} cluster-scoped)"
         )
     excluded = [row for row in all_rows if row.verdict.in_no_runtime_message]
     if excluded:
-        message += ". Excluded runtimes: " + "; ".join(f"{runtime_name(row.runtime)} ({row.reason})" for row in excluded)
+        message += ". Excluded runtimes: " + "; ".join(f"{row.runtime.name} ({row.reason})" for row in excluded)
     return message
 
 
 def query_json(query: Query, answer: QueryAnswer) -> dict:
     if query.isvc is None:
         return {"namespace": query.namespace, "model": query.model}
-    return {"namespace": query.namespace, "isvc": query.isvc, "model": runtime_name(answer.model)}
+    return {"namespace": query.namespace, "isvc": query.isvc, "model": answer.model.arguments[-1].string}
 
 
 def explain_json(query: Query, answer: QueryAnswer) -> dict:
@@ -115,7 +105,7 @@ def explain_json(query: Query, answer: QueryAnswer) -> dict:
         "query": query_json(query, answer),
         "selected": None
         if selected is None
-        else {"kind": KIND[selected.name], "namespace": runtime_namespace(selected), "name": runtime_name(selected)},
+        else {"kind": selected.kind, "namespace": selected.namespace, "name": selected.name},
         "rows": [_row_json(row) for row in all_rows],
         "message": no_runtime_message(answer, query.namespace),
     }
@@ -124,9 +114,9 @@ def explain_json(query: Query, answer: QueryAnswer) -> dict:
 def _row_json(row: Row) -> dict:
     v, yes = row.verdict, row.rank is not None
     return {
-        "runtime": runtime_name(v.runtime),
-        "kind": KIND[v.runtime.name],
-        "scope": SCOPE[v.runtime.name],
+        "runtime": v.runtime.name,
+        "kind": v.runtime.kind,
+        "scope": scope(v.runtime),
         "compatible": yes,
         "rank": row.rank,
         "score": v.score if yes else None,
@@ -140,18 +130,75 @@ def _row_json(row: Row) -> dict:
 
 
 HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "REASON"]
-WIDE_HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "SCORE", "DISTANCE", "CHECK", "REASON"]
+WIDE_HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "SCORE", "DISTANCE", "CHECKS", "REASON"]
 
 
 def explain_table(answer: QueryAnswer, wide: bool = False) -> str:
-    """E8-E13; `wide` adds SCORE, DISTANCE and the first failed check."""
+    """E8-E13; `wide` adds SCORE, DISTANCE and every failed check, the first first."""
     lines = []
     for row in rows(answer):
         v, yes = row.verdict, row.rank is not None
-        cells = [runtime_name(v.runtime), SCOPE[v.runtime.name], "Yes" if yes else "No"]
+        cells = [v.runtime.name, scope(v.runtime), "Yes" if yes else "No"]
         cells += [str(v.priority), str(v.weight)] if yes else ["-", "-"]
         if wide:
-            cells += [str(v.score), v.distance or "-", "-"] if yes else ["-", "-", row.failed_check]
+            checks = ",".join(reasons.check_id(c) for c in v.failures)
+            cells += [str(v.score), v.distance or "-", "-"] if yes else ["-", "-", checks]
         cells.append("-" if yes else row.reason)
         lines.append(cells)
     return render_table(WIDE_HEADERS if wide else HEADERS, lines)
+
+
+def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict) -> str:
+    """explain -v: why each Yes row ranks where it does (score, distance, the
+    entries that scored) and every failed check of each No row, a format
+    failure entry by entry. `entry_names` and `weights` are Facts' tables."""
+    out = ["", "DETAILS"]
+    for row in rows(answer):
+        v = row.verdict
+        if row.rank is not None:
+            out.append(f"{v.runtime} (rank {row.rank}):")
+            out.append(f"  score {v.score}: {_score_basis(v, entry_names[v.runtime], weights)}")
+            out.append(f"  {_distance_basis(v)}")
+            continue
+        out.append(f"{v.runtime} (not compatible):")
+        for check, term in v.failures.items():
+            if term.name == "format_unsupported":
+                out.append(f"  {reasons.check_id(check)}: model format '{reasons.label(term.arguments[0])}' not in supported formats:")
+                for i, pieces in v.format_details.items():
+                    out.append(f"    {_entry_ref(i, entry_names[v.runtime][i])}: {', '.join(reasons.text(p) for p in pieces)}")
+            else:
+                out.append(f"  {reasons.check_id(check)}: {reasons.text(term, v.format_details)}")
+    return "\n".join(out) + "\n"
+
+
+def _entry_ref(index: int, name: str | None) -> str:
+    return f"entry {index}" if name is None else f"entry {index} ({name})"
+
+
+_READ_AS = {"ten": 10, "five": 5}
+
+
+def _score_basis(v: Verdict, names: list, weights: dict) -> str:
+    """S1-S3 as the entries that score say it: (wf' + ww') x P."""
+    parts = []
+    for index, w, format_reading, framework_reading in v.scoring:
+        wf, ww, priority = weights[w]
+        shown_f = f"{_READ_AS[format_reading]} (weight 0)" if format_reading in _READ_AS else str(wf)
+        shown_w = f"{_READ_AS[framework_reading]} (weight 0)" if framework_reading in _READ_AS else str(ww)
+        parts.append(f"({shown_f} + {shown_w}) × {priority} from {_entry_ref(index, names[index])}")
+    return "; ".join(parts)
+
+
+def _distance_basis(v: Verdict) -> str:
+    """Z5 as the case that applied; O3 is skipped for a model without a size."""
+    basis = v.distance_basis
+    if basis is None:
+        return "no distance: the model has no modelParameterSize (O3 is skipped)"
+    if basis.name == "one_bound":
+        bound = basis.arguments[0].name
+        return f"distance {v.distance}: |{bound} - model size|, the only bound set"
+    return {
+        "no_range": f"distance {v.distance}: no modelSizeRange",
+        "no_bounds": f"distance {v.distance}: modelSizeRange sets no bound",
+        "both_bounds": f"distance {v.distance}: max - min, the width of the range",
+    }[basis.name]

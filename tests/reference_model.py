@@ -650,3 +650,32 @@ def reference_report(documents: list[dict], namespace: str, model: str | None = 
         "rows": rows,
         "message": message,
     }
+
+
+# --------------------------------------------------------------------------
+# Answering `ome-asp diff` (docs/oracle.md, "Differential testing")
+# --------------------------------------------------------------------------
+
+
+def protocol_answer(request: dict) -> dict:
+    """This model's answer to one diff request: selected, ranking (with score
+    and distance) and the No rows (``rejected``), or the E4 error."""
+    namespace = request.get("namespace", DEFAULT_NAMESPACE)
+    report = reference_report(request["manifests"], namespace,
+                              model=request.get("model"), isvc=request.get("isvc"))
+    answer = {"id": request.get("id")}
+    if "error" in report:
+        answer["error"] = report["error"]
+        return answer
+
+    def runtime(row: dict) -> dict:
+        return {"kind": row["kind"], "namespace": namespace if row["kind"] == SR else None,
+                "name": row["runtime"]}
+
+    rows = report["rows"]
+    answer["selected"] = report["selected"]
+    answer["ranking"] = [{**runtime(r), "score": r["score"], "distance": r["distance"]}
+                         for r in rows if r["compatible"]]
+    answer["rejected"] = [{**runtime(r), "failedCheck": r["failedCheck"], "reason": r["reason"]}
+                          for r in rows if not r["compatible"]]
+    return answer

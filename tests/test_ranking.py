@@ -24,7 +24,7 @@ def ranking_both_ways(paths: list[str], query: Query) -> tuple[list, list]:
 def test_worked_example_O5_successive_optima():
     by_keys, by_definition = ranking_both_ways([str(FIXTURES / "worked-example")], Query("llama-demo", model="llama-3-2-3b-instruct"))
     assert by_keys == by_definition
-    assert [r.arguments[-1].string for r in by_keys] == ["team-llama", "vllm-llama", "srt-llama-small", "srt-llama-large"]
+    assert [r.name for r in by_keys] == ["team-llama", "vllm-llama", "srt-llama-small", "srt-llama-large"]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

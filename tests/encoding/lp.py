@@ -3,30 +3,38 @@
 A unit test of `encoding/X.lp` loads `input.lp` (the fact schema) and `X.lp`,
 adds facts built with `ome_asp.facts.FactBuilder`, and reads the answer set:
 
-    answer = run(("sizes.lp",), builder, upstream=("candidate/2", ...))
+    answer = run(("sizes.lp",), builder, upstream=("examined/2", ...))
     assert answer.rows("size_outside") == {("1", 'csr("rt")')}
 
 The predicates `X.lp` reads from *other* encoding files (its upstream, e.g.
-`candidate/2` from lookup.lp) are given as facts and must be named in
-`upstream`; the harness declares them `#defined`, so a case that leaves one
-empty grounds silently. Everything else clingo says fails the test: an
-"atom does not occur in any rule head" warning means the test forgot an
-upstream predicate (or the file reads a predicate nobody defines). A fact
-whose predicate is neither an input predicate of input.lp nor declared
-upstream fails too, so a misspelt fact cannot pass unnoticed.
+`examined/2` from qualification.lp and explanation.lp) are given as facts and
+must be named in `upstream`; the harness declares them `#defined`, so a case
+that leaves one empty grounds silently. A file may also derive a predicate it
+reads from upstream (qualification.lp derives examined/2 from supports/2;
+explanation.lp adds every candidate): the facts then stand for the other
+file's rules. Everything else clingo says fails the test: an "atom does not
+occur in any rule head" warning means the test forgot an upstream predicate
+(or the file reads a predicate nobody defines). A fact whose predicate is
+neither an input predicate of input.lp nor declared upstream fails too, so a
+misspelt fact cannot pass unnoticed.
 
-`run` returns the unique answer set (every file but ordering.lp is
-stratified); `optimum` the unique optimal one of ordering.lp, enumerated with
-`--opt-mode=optN`; `successive_optima` the order by its definition (O5: the
-winner, then the winner among the rest, ...).
+Entries refer to signatures sig(N) and weights w(N) (input.lp); a test
+writes their facts directly or interns `ome_asp.objects.Entry` objects with
+`ome_asp.facts.EntryTables`, the fact builder's own tables.
+
+`run` returns the unique answer set (every file but selection.lp is
+stratified: its choice of `selected/2` is the only one); `optimum` the unique
+optimal one of selection.lp, enumerated with `--opt-mode=optN`;
+`successive_optima` the order by its definition (O5: the winner, then the
+winner among the rest, ...).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import clingo
 
@@ -35,7 +43,7 @@ from ome_asp.facts import FactBuilder, const
 ENCODING = Path(__file__).resolve().parents[2] / "encoding"
 INPUT_LP = ENCODING / "input.lp"
 #: The input predicates, as input.lp declares them (`#defined name/arity.`).
-INPUT_PREDICATES = frozenset(re.findall(r"^#defined\s+(\w+/\d+)\s*\.", INPUT_LP.read_text(), re.M))
+INPUT_PREDICATES = frozenset(re.findall(r"^#defined\s+(\w+/\d+)\s*\.", INPUT_LP.read_text(), re.MULTILINE))
 
 Facts = FactBuilder | Iterable[clingo.Symbol]
 
@@ -72,6 +80,11 @@ class Answer:
     def rows(self, name: str) -> set[tuple[str, ...]]:
         """Every atom of predicate `name` as a tuple of its arguments (`plain`)."""
         return {tuple(plain(a) for a in s.arguments) for s in self.symbols if s.name == name}
+
+    def terms(self, name: str) -> set[tuple[str, ...]]:
+        """Every atom of predicate `name` as a tuple of its arguments exactly
+        as clingo prints them (an exact number keeps its rank: val(K, D))."""
+        return {tuple(str(a) for a in s.arguments) for s in self.symbols if s.name == name}
 
 
 def _symbols(facts: Facts) -> list[clingo.Symbol]:

@@ -1,8 +1,9 @@
 """accelerators.lp on its own: the accelerator-class check (A1-A7), every
 row of the A table.
 
-Upstream, given as facts: evaluated/2, query_isvc/2 and candidate/2
-(lookup.lp).
+Upstream, given as facts: evaluated/2 and query_isvc/2 (lookup.lp),
+examined/2 (qualification.lp: the runtimes that support the model;
+explanation.lp: every candidate).
 """
 
 import pytest
@@ -12,7 +13,7 @@ from ome_asp.facts import FactBuilder, const, runtime_id
 from .lp import run, term, text
 
 FILES = ("accelerators.lp",)
-UPSTREAM = ("evaluated/2", "query_isvc/2", "candidate/2")
+UPSTREAM = ("evaluated/2", "query_isvc/2", "examined/2")
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
 R = text(RT)
@@ -20,13 +21,14 @@ I = term('isvc("ns","chat")')
 H100, H200, A100 = "nvidia-h100", "nvidia-h200", "nvidia-a100"
 
 
-def check(requests, lists, with_isvc=True):
+def check(requests, lists, with_isvc=True, examined=True):
     """requests: [(source, class)] on the ISVC; lists: the runtime's
     acceleratorClasses (None: no list, the same facts as [])."""
     b = FactBuilder()
     f = b.fact
     f.evaluated(1, term('cbm("m")'))
-    f.candidate(1, RT)
+    if examined:
+        f.examined(1, RT)
     f.isvc(I)
     if with_isvc:
         f.query_isvc(1, I)
@@ -75,4 +77,12 @@ def test_a6_explain_model_requests_nothing():
     and the check passes, whatever ISVCs exist."""
     answer = check([("selector", A100)], None, with_isvc=False)
     assert answer.rows("requested_class") == set()
+    assert answer.rows("lacks_requested_class") == set()
+
+
+def test_a3_only_examined_runtimes_are_checked():
+    """A3 (Q3) runs on the examined runtimes only: one that is not examined
+    is not checked, however its list looks."""
+    answer = check([("selector", A100)], [H100], examined=False)
+    assert answer.rows("requested_class") == {("1", f'"{A100}"')}
     assert answer.rows("lacks_requested_class") == set()

@@ -1,17 +1,20 @@
 """admission.lp on its own: the runtime admission webhook (W2-W5) and I9.
 
 admission.lp is the first stage: it reads input facts only (no upstream).
+It reads an entry's name, autoSelect and priority as written, never its
+signature or weights (every entry here has the same ones).
 """
 
 import pytest
 
 from ome_asp.facts import FactBuilder, const, runtime_id
 
-from .lp import run, text
+from .lp import run, term, text
 
 FILES = ("admission.lp",)
 RT = runtime_id("ServingRuntime", "ns", "rt")
 R = text(RT)
+SIG, W = term("sig(1)"), term("w(1)")
 
 
 def declare(b, r=RT, entries=(), disabled=False, classes=()):
@@ -23,7 +26,7 @@ def declare(b, r=RT, entries=(), disabled=False, classes=()):
     for position, name in enumerate(classes):
         f.runtime_accelerator_class(r, position, name)
     for i, (name, auto_select, priority) in enumerate(entries):
-        f.entry(r, i)
+        f.entry(r, i, SIG, W)
         if name is not None:
             f.entry_name(r, i, name)
         if auto_select is not None:
@@ -94,6 +97,16 @@ def test_w4_several_conflicting_groups_name_the_first_conflict_in_list_order(ent
     first entry, in list order, whose priority differs from an earlier one."""
     answer = admit(lambda b: declare(b, entries=entries))
     assert answer.rows("denied") == {(R, f"different_priorities({group})")}
+
+
+def test_w4_each_entry_is_compared_with_every_earlier_one_of_its_group():
+    """W4: an entry conflicts when its priority differs from any priority set
+    earlier in its group (1, 2, 1: entries 1 and 2 both conflict); the
+    message names the group of the first conflicting entry."""
+    answer = admit(lambda b: declare(b, entries=[("a", T, 1), ("a", T, 2), ("a", T, 1), ("b", T, 3), ("b", T, 4)]))
+    assert answer.rows("priority_conflict") == {(R, "1", '"a"'), (R, "2", '"a"'), (R, "4", '"b"')}
+    assert answer.rows("conflict_before") == {(R, "2"), (R, "4")}
+    assert answer.rows("denied") == {(R, 'different_priorities("a")')}
 
 
 def test_w5_no_cross_runtime_priority_check():

@@ -1,10 +1,18 @@
-"""compatibility.lp on its own: entry compatibility (Q10-Q14, Q20-Q24, I7),
-the E15 pieces per entry, and which entries count for Q5 (Q15) and E9 (Q16).
+"""compatibility.lp on its own: compatibility (Q10-Q14, Q20-Q24, I7) per
+(model, signature), the E15 pieces, which runtimes support the model (Q5,
+Q15) and the first compatible entry (Q16).
 
-Upstream, given as facts: query_entry/4 (lookup.lp) and version_match/3
-(versions.lp: whether the V-rules accept a pair; a pair without the fact does
-not match). entry_next/3 comes from admission.lp, which is loaded alongside
-(it derives entry_next from the entry/2 facts alone).
+An entry refers to a signature sig(N) (what it declares to match a model);
+matching is decided once per (model, signature) pair, whatever entries of
+whatever runtimes share the signature. Here signature sig(i) is entry i's
+unless a test shares one.
+
+Upstream, given as facts: evaluated/2 (lookup.lp; query 1 evaluates M),
+runtime_scope/2 and query_scope/2 (lookup.lp: the Q1 relation, here RT and
+query 1 both in scope cluster), version_match/3 (versions.lp: whether the
+V-rules accept a pair; a pair without the fact does not match) and
+first_entry_wanted/2 (qualification.lp and explanation.lp: the pairs whose
+first compatible entry is read).
 """
 
 import pytest
@@ -13,12 +21,17 @@ from ome_asp.facts import FactBuilder, const, runtime_id
 
 from .lp import run, term, text
 
-FILES = ("admission.lp", "compatibility.lp")
-UPSTREAM = ("query_entry/4", "version_match/3")
+FILES = ("compatibility.lp",)
+UPSTREAM = ("evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3", "first_entry_wanted/2")
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
 R = text(RT)
 M = term('cbm("m")')
+W = term("w(1)")  # compatibility.lp never reads weights
+
+
+def sig(n):
+    return term(f"sig({n})")
 
 
 def add_pipeline(b, owner, key, pipeline):
@@ -35,53 +48,71 @@ def add_pipeline(b, owner, key, pipeline):
             getattr(b.fact, f"{owner}_component_field")(*key, term(component), const(field), value)
 
 
-def model(b, names=None, versions=None, framework=True, arch=None, quant=None, pipeline=None):
-    """The query's model: safetensors / transformers unless `names` says otherwise."""
+def builder(*runtimes):
+    """Query 1 evaluates M; every runtime (RT by default) is in its scope."""
+    b = FactBuilder()
+    b.fact.evaluated(1, M)
+    b.fact.query_scope(1, const("cluster"))
+    for r in runtimes or (RT,):
+        b.fact.runtime_scope(r, const("cluster"))
+    return b
+
+
+def model(b, names=None, versions=None, framework=True, arch=None, quant=None, pipeline=None, m=M):
+    """A model: safetensors / transformers unless `names` says otherwise."""
     names = {"format": "safetensors", "framework": "transformers", **(names or {})}
-    b.fact.model(M)
+    b.fact.model(m)
     if framework:
-        b.fact.model_has_framework(M)
+        b.fact.model_has_framework(m)
     for side, name in names.items():
         if side == "framework" and not framework:
             continue
-        b.fact.model_declares(M, const(side), name)
+        b.fact.model_declares(m, const(side), name)
     for side, version in (versions or {}).items():
-        b.fact.model_version(M, const(side), version)
+        b.fact.model_version(m, const(side), version)
     if arch is not None:
-        b.fact.model_architecture(M, arch)
+        b.fact.model_architecture(m, arch)
     if quant is not None:
-        b.fact.model_quantization(M, quant)
+        b.fact.model_quantization(m, quant)
     if pipeline is not None:
-        add_pipeline(b, "model", (M,), pipeline)
+        add_pipeline(b, "model", (m,), pipeline)
 
 
-def entry(b, i, names=None, versions=None, operators=None, arch=None, quant=None, pipeline=None, r=RT):
-    """Entry i of r, matched against the model in query 1 (query_entry)."""
+def signature(b, n, names=None, versions=None, operators=None, arch=None, quant=None, pipeline=None):
+    """Signature sig(n): safetensors / transformers unless `names` says otherwise."""
+    s = sig(n)
     names = {"format": "safetensors", "framework": "transformers", **(names or {})}
-    b.fact.entry(r, i)
-    b.fact.query_entry(1, r, i, M)
+    b.fact.signature(s)
     for side, name in names.items():
-        b.fact.entry_declares(r, i, const(side), name)
-        b.fact.entry_operator(r, i, const(side), (operators or {}).get(side, "Equal"))  # I3 default
+        b.fact.sig_declares(s, const(side), name)
+        b.fact.sig_operator(s, const(side), (operators or {}).get(side, "Equal"))  # I3 default
     for side, version in (versions or {}).items():
-        b.fact.entry_version(r, i, const(side), version)
+        b.fact.sig_version(s, const(side), version)
     if arch is not None:
-        b.fact.entry_architecture(r, i, arch)
+        b.fact.sig_architecture(s, arch)
     if quant is not None:
-        b.fact.entry_quantization(r, i, quant)
+        b.fact.sig_quantization(s, quant)
     if pipeline is not None:
-        add_pipeline(b, "entry", (r, i), pipeline)
+        add_pipeline(b, "sig", (s,), pipeline)
+    return s
+
+
+def entry(b, i, r=RT, n=None, **declared):
+    """Entry i of r with signature sig(n) (n defaults to i); keyword
+    arguments declare that signature (see `signature`)."""
+    n = i if n is None else n
+    if declared or n == i:
+        signature(b, n, **declared)
+    b.fact.entry(r, i, sig(n), W)
 
 
 def solve(b):
     return run(FILES, b, upstream=UPSTREAM)
 
 
-def mismatches(answer):
-    """The mismatch/5 atoms of query 1 and RT as (entry, part, piece)."""
-    rows = answer.rows("mismatch")
-    assert {row[:2] for row in rows} <= {("1", R)}
-    return {row[2:] for row in rows}
+def mismatches(answer, m=M):
+    """The mismatch/4 atoms of model m as (signature, part, piece)."""
+    return {row[1:] for row in answer.rows("mismatch") if row[0] == text(m)}
 
 
 # --- Q11, Q12 ----------------------------------------------------------------
@@ -104,13 +135,13 @@ def test_q11_q12(part, on_model, on_entry, piece):
     """Q11 (architecture), Q12 (quantization): both absent or both set and
     equal passes; otherwise the E15 piece names the case."""
     key = "arch" if part == "architecture" else "quant"
-    b = FactBuilder()
+    b = builder()
     model(b, **{key: on_model})
     entry(b, 0, **{key: on_entry})
     answer = solve(b)
-    expected = set() if piece is None else {("0", part, piece.format(p=part))}
+    expected = set() if piece is None else {("sig(0)", part, piece.format(p=part))}
     assert mismatches(answer) == expected
-    assert answer.rows("compatible_entry") == (set() if expected else {("1", R, "0")})
+    assert answer.rows("compatible") == (set() if expected else {(text(M), "sig(0)")})
 
 
 # --- Q13, Q14 (E15 format and framework pieces) -------------------------------
@@ -133,7 +164,7 @@ def test_q13_q14_name_then_version(side, model_version, entry_name, entry_versio
     has no version piece); then versions: both absent pass, both set ask the
     V-rules (version_compared, entry version on the left), one-sided fails."""
     name = {"format": "safetensors", "framework": "transformers"}[side]
-    b = FactBuilder()
+    b = builder()
     model(b, versions={} if model_version is None else {side: model_version})
     entry(
         b,
@@ -144,29 +175,29 @@ def test_q13_q14_name_then_version(side, model_version, entry_name, entry_versio
     if matches:
         b.fact.version_match(entry_version, "Equal", model_version)
     answer = solve(b)
-    assert mismatches(answer) == (set() if piece is None else {("0", side, piece.format(s=side, n=name))})
+    assert mismatches(answer) == (set() if piece is None else {("sig(0)", side, piece.format(s=side, n=name))})
     assert answer.rows("version_compared") == ({(f'"{entry_version}"', '"Equal"', f'"{model_version}"')} if compared else set())
 
 
 def test_q13_names_are_case_sensitive():
     """Q13: names compare exactly (I6)."""
-    b = FactBuilder()
+    b = builder()
     model(b)
     entry(b, 0, names={"format": "SafeTensors"})
-    assert mismatches(solve(b)) == {("0", "format", 'name_mismatch(format,"safetensors","SafeTensors")')}
+    assert mismatches(solve(b)) == {("sig(0)", "format", 'name_mismatch(format,"safetensors","SafeTensors")')}
 
 
 def test_q13_the_entry_operator_is_asked():
     """Q13 + V4: the entry's operator goes to the V-rules (M5: a model has no
     operator input at all); a match under another operator does not count."""
-    b = FactBuilder()
+    b = builder()
     model(b, versions={"format": "1.0.0", "framework": "4.0.0"})
     entry(b, 0, versions={"format": "2.0.0", "framework": "5.0.0"}, operators={"format": "GreaterThan", "framework": "GreaterThan"})
     b.fact.version_match("2.0.0", "GreaterThan", "1.0.0")
     b.fact.version_match("5.0.0", "Equal", "4.0.0")  # wrong operator
     answer = solve(b)
     assert answer.rows("version_compared") == {('"2.0.0"', '"GreaterThan"', '"1.0.0"'), ('"5.0.0"', '"GreaterThan"', '"4.0.0"')}
-    assert mismatches(answer) == {("0", "framework", 'version_mismatch(framework,"4.0.0","5.0.0")')}
+    assert mismatches(answer) == {("sig(0)", "framework", 'version_mismatch(framework,"4.0.0","5.0.0")')}
 
 
 def test_i7_model_without_framework_matches_no_entry():
@@ -174,32 +205,33 @@ def test_i7_model_without_framework_matches_no_entry():
     model_lacks_framework (the entry's framework name) and nothing else on
     the framework side, however the entry's framework looks; the format side
     is still compared."""
-    b = FactBuilder()
+    b = builder()
     model(b, framework=False, versions={"format": "1.0.0"})
     entry(b, 0, versions={"format": "1.0.0", "framework": "4.0.0"})
     entry(b, 1, names={"format": "onnx", "framework": "onnxruntime"})
     b.fact.version_match("1.0.0", "Equal", "1.0.0")
     answer = solve(b)
     assert mismatches(answer) == {
-        ("0", "framework", 'model_lacks_framework("transformers")'),
-        ("1", "format", 'name_mismatch(format,"safetensors","onnx")'),
-        ("1", "framework", 'model_lacks_framework("onnxruntime")'),
+        ("sig(0)", "framework", 'model_lacks_framework("transformers")'),
+        ("sig(1)", "format", 'name_mismatch(format,"safetensors","onnx")'),
+        ("sig(1)", "framework", 'model_lacks_framework("onnxruntime")'),
     }
-    assert answer.rows("compatible_entry") == set()
+    assert answer.rows("compatible") == set()
+    assert answer.rows("supports") == set()
 
 
 def test_every_failing_part_is_reported():
     """3.2 / E15: all differences of an entry are pieces (Q19 row 8, entry 0:
     one-sided architecture, format and framework names)."""
-    b = FactBuilder()
+    b = builder()
     model(b, arch="LlamaForCausalLM")
     entry(b, 0, names={"format": "onnx", "framework": "onnxruntime"})
     entry(b, 1, arch="MistralForCausalLM")
     assert mismatches(solve(b)) == {
-        ("0", "architecture", 'runtime_lacks_architecture("LlamaForCausalLM")'),
-        ("0", "format", 'name_mismatch(format,"safetensors","onnx")'),
-        ("0", "framework", 'name_mismatch(framework,"transformers","onnxruntime")'),
-        ("1", "architecture", 'architecture_mismatch("LlamaForCausalLM","MistralForCausalLM")'),
+        ("sig(0)", "architecture", 'runtime_lacks_architecture("LlamaForCausalLM")'),
+        ("sig(0)", "format", 'name_mismatch(format,"safetensors","onnx")'),
+        ("sig(0)", "framework", 'name_mismatch(framework,"transformers","onnxruntime")'),
+        ("sig(1)", "architecture", 'architecture_mismatch("LlamaForCausalLM","MistralForCausalLM")'),
     }
 
 
@@ -247,10 +279,10 @@ S, V = 'named("scheduler")', 'named("vae")'
 )
 def test_q10_q20_q24_pipeline(on_model, on_entry, piece):
     """Q10, Q20-Q23 in check order; Q24: only the first failure is a piece."""
-    b = FactBuilder()
+    b = builder()
     model(b, pipeline=on_model)
     entry(b, 0, pipeline=on_entry)
-    assert mismatches(solve(b)) == (set() if piece is None else {("0", "pipeline", piece)})
+    assert mismatches(solve(b)) == (set() if piece is None else {("sig(0)", "pipeline", piece)})
 
 
 @pytest.mark.parametrize(
@@ -267,21 +299,22 @@ def test_q10_q20_q24_pipeline(on_model, on_entry, piece):
 def test_q23_additional_components_in_ascending_key_order(on_model, on_entry, piece):
     """Q23 (OQ-15): additional keys are checked in ascending key order (code
     points), each key's presence, library and type before the next key."""
-    b = FactBuilder()
+    b = builder()
     model(b, pipeline={"additional": on_model})
     entry(b, 0, pipeline={"additional": on_entry})
-    assert mismatches(solve(b)) == {("0", "pipeline", piece)}
+    assert mismatches(solve(b)) == {("sig(0)", "pipeline", piece)}
 
 
 def test_q24_only_the_first_pipeline_failure():
     """Q24: with every pipeline check failing, exactly one piece: the class
     (Q21), and the entry is still incompatible."""
-    b = FactBuilder()
+    b = builder()
     model(b, pipeline={"className": "B", "vae": {"library": "x", "type": "y"}})
     entry(b, 0, pipeline={"className": "A", "scheduler": {}, "vae": {"library": "d", "type": "t"}, "additional": {"k": {}}})
     answer = solve(b)
-    assert mismatches(answer) == {("0", "pipeline", 'pipeline_class_mismatch("B","A")')}
-    assert answer.rows("compatible_entry") == set()
+    assert mismatches(answer) == {("sig(0)", "pipeline", 'pipeline_class_mismatch("B","A")')}
+    assert answer.rows("compatible") == set()
+    assert answer.rows("supports") == set()
 
 
 # --- Q15, Q16 ----------------------------------------------------------------
@@ -290,24 +323,121 @@ def test_q24_only_the_first_pipeline_failure():
 def test_q15_q16_first_compatible_entry():
     """Q15: any compatible entry (autoSelect is not read) makes the runtime
     support the model; Q16: the first compatible entry in list order is the
-    one explain reads."""
+    one explain reads (entries 1 and 2 share a compatible signature)."""
     other = runtime_id("ClusterServingRuntime", None, "other")
-    b = FactBuilder()
+    b = builder(RT, other)
     model(b, arch="LlamaForCausalLM")
     entry(b, 0, arch="MistralForCausalLM")
     entry(b, 1, arch="LlamaForCausalLM")
     b.fact.entry_auto_select(RT, 1, const("false"))
-    entry(b, 2, arch="LlamaForCausalLM")
-    entry(b, 0, arch="MistralForCausalLM", r=other)
+    entry(b, 2, n=1)
+    entry(b, 0, r=other, n=0)
+    b.fact.first_entry_wanted(1, RT)
     answer = solve(b)
+    assert answer.rows("compatible") == {(text(M), "sig(1)")}
+    assert answer.rows("supports") == {("1", R)}
     assert answer.rows("compatible_entry") == {("1", R, "1"), ("1", R, "2")}
-    assert answer.rows("supports_model") == {("1", R)}
     assert answer.rows("first_compatible_entry") == {("1", R, "1")}
 
 
 def test_q16_first_compatible_entry_is_entry_0_when_it_is_compatible():
-    b = FactBuilder()
+    b = builder()
     model(b)
     for i in range(3):
         entry(b, i)
+    b.fact.first_entry_wanted(1, RT)
     assert solve(b).rows("first_compatible_entry") == {("1", R, "0")}
+
+
+def test_q16_compatible_entries_only_where_the_first_one_is_wanted():
+    """Q16: the compatible entries are listed only for the pairs whose first
+    compatible entry is read (first_entry_wanted); support (Q5) is not
+    affected."""
+    other = runtime_id("ClusterServingRuntime", None, "other")
+    b = builder(RT, other)
+    model(b)
+    entry(b, 0)
+    entry(b, 0, r=other, n=0)
+    b.fact.first_entry_wanted(1, other)
+    answer = solve(b)
+    assert answer.rows("supports") == {("1", R), ("1", text(other))}
+    assert answer.rows("compatible_entry") == {("1", text(other), "0")}
+    assert answer.rows("first_compatible_entry") == {("1", text(other), "0")}
+
+
+# --- per (model, signature) ------------------------------------------------------
+
+
+def test_pairs_are_the_evaluated_models_with_every_signature():
+    """Matching is decided for each model some query evaluates, with every
+    signature, once, however many queries evaluate the model; a model no
+    query evaluates is not matched."""
+    unused = term('cbm("unused")')
+    b = builder()
+    b.fact.evaluated(2, M)
+    model(b)
+    model(b, m=unused, arch="A")
+    entry(b, 0)
+    entry(b, 1, arch="A")
+    answer = solve(b)
+    assert answer.rows("matched") == {(text(M),)}
+    assert answer.rows("pair") == {(text(M), "sig(0)"), (text(M), "sig(1)")}
+    assert answer.rows("compatible") == {(text(M), "sig(0)")}
+    assert mismatches(answer, unused) == set()
+
+
+def test_a_shared_signature_is_matched_once_for_all_its_entries():
+    """Q10-Q14 depend only on what an entry declares: entries of two runtimes
+    that share a signature get one verdict, and both runtimes support the
+    model (Q5) or neither does."""
+    other = runtime_id("ClusterServingRuntime", None, "other")
+    b = builder(RT, other)
+    model(b, arch="LlamaForCausalLM")
+    entry(b, 0, arch="MistralForCausalLM")
+    entry(b, 1, arch="LlamaForCausalLM")
+    entry(b, 0, r=other, n=1)
+    entry(b, 1, r=other, n=0)
+    answer = solve(b)
+    assert mismatches(answer) == {("sig(0)", "architecture", 'architecture_mismatch("LlamaForCausalLM","MistralForCausalLM")')}
+    assert answer.rows("supports") == {("1", R), ("1", text(other))}
+
+
+def test_matching_is_per_model():
+    """Two queries with different models: each signature is matched with each
+    model on its own, and each query's runtimes support its own model."""
+    llama, mistral = term('cbm("llama")'), term('cbm("mistral")')
+    b = FactBuilder()
+    for q, m in ((1, llama), (2, mistral)):
+        b.fact.evaluated(q, m)
+        b.fact.query_scope(q, const("cluster"))
+    b.fact.runtime_scope(RT, const("cluster"))
+    model(b, m=llama, arch="LlamaForCausalLM")
+    model(b, m=mistral, arch="MistralForCausalLM")
+    entry(b, 0, arch="LlamaForCausalLM")
+    answer = solve(b)
+    assert answer.rows("compatible") == {(text(llama), "sig(0)")}
+    assert mismatches(answer, mistral) == {("sig(0)", "architecture", 'architecture_mismatch("MistralForCausalLM","LlamaForCausalLM")')}
+    assert answer.rows("supports") == {("1", R)}
+
+
+def test_q1_q5_only_runtimes_in_the_query_scope_support_the_model():
+    """Q5 over the Q1 candidates: a compatible signature makes a runtime
+    support the model only when the runtime is in the query's scope (its
+    namespace's ServingRuntimes, every ClusterServingRuntime); a runtime with
+    no scope (not admitted, I9) supports nothing."""
+    here = runtime_id("ServingRuntime", "ns1", "here")
+    there = runtime_id("ServingRuntime", "ns2", "there")
+    cluster = runtime_id("ClusterServingRuntime", None, "cluster")
+    denied = runtime_id("ClusterServingRuntime", None, "denied")
+    b = FactBuilder()
+    b.fact.evaluated(1, M)
+    b.fact.query_scope(1, "ns1")
+    b.fact.query_scope(1, const("cluster"))
+    b.fact.runtime_scope(here, "ns1")
+    b.fact.runtime_scope(there, "ns2")
+    b.fact.runtime_scope(cluster, const("cluster"))
+    model(b)
+    entry(b, 0, r=here)
+    for r in (there, cluster, denied):
+        entry(b, 0, r=r, n=0)
+    assert solve(b).rows("supports") == {("1", text(here)), ("1", text(cluster))}

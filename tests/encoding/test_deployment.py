@@ -1,7 +1,9 @@
 """deployment.lp on its own: the deployment-mode check (D1-D9), every row of
 the D9 table.
 
-Upstream, given as facts: candidate/2 and query_isvc/2 (lookup.lp).
+Upstream, given as facts: query_isvc/2 (lookup.lp) and examined/2
+(qualification.lp: the runtimes that support the model; explanation.lp:
+every candidate).
 """
 
 import pytest
@@ -11,20 +13,21 @@ from ome_asp.facts import FactBuilder, const, runtime_id
 from .lp import run, term, text
 
 FILES = ("deployment.lp",)
-UPSTREAM = ("candidate/2", "query_isvc/2")
+UPSTREAM = ("examined/2", "query_isvc/2")
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
 R = text(RT)
 I = term('isvc("ns","chat")')
 
 
-def check(isvc=None, runtime=None, with_isvc=True):
+def check(isvc=None, runtime=None, with_isvc=True, examined=True):
     """isvc: {"components": [...], "engine"/"decoder": annotation, "spec": spec.deploymentMode};
     runtime: {"engine"/"decoder": mode} from engineConfig/decoderConfig."""
     isvc, runtime = isvc or {}, runtime or {}
     b = FactBuilder()
     f = b.fact
-    f.candidate(1, RT)
+    if examined:
+        f.examined(1, RT)
     f.isvc(I)
     if with_isvc:
         f.query_isvc(1, I)
@@ -125,3 +128,8 @@ def test_d4_d5_engine_first():
 def test_d7_explain_model_requests_nothing():
     """D7: without an ISVC in the query (explain --model) nothing is compared."""
     assert check({"engine": "OMENative"}, {"engine": "MultiNode"}, with_isvc=False).rows("mode_mismatch") == set()
+
+
+def test_d4_only_examined_runtimes_are_checked():
+    """D4 (Q4) runs on the examined runtimes only."""
+    assert check({"engine": "OMENative"}, {"engine": "MultiNode"}, examined=False).rows("mode_reason") == set()

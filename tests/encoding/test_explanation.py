@@ -1,62 +1,182 @@
-"""explanation.lp on its own: the E15 pieces of a format failure and which
-excluded runtimes the no-runtime message lists (O8).
+"""explanation.lp: what only explain and the no-runtime message need --
+every candidate examined (Q1), the Q5 failure (E14 row 4) with its model
+label (E16) and the E15 pieces per (model, signature), the later failed
+checks, which excluded runtimes the no-runtime message lists (O8), and
+PRIORITY and WEIGHT (E9).
 
-compatibility.lp is loaded alongside for part_order/2 (E15's part order, the
-data under test for the ordering) and has_mismatch/3; its rules derive
-nothing here because their own inputs (query_entry/4, entry_next/3,
-version_match/3) are declared and left empty. mismatch/5 is given as facts,
-as are fails/4 and first_failure/4 (qualification.lp).
+compatibility.lp is loaded alongside: it supplies part_order/2 (E15's part
+order, the data under test for the ordering), pair/2, sig_mismatch/2,
+supports/2 and first_compatible_entry/3 from the signatures, and reads
+explanation.lp's first_entry_wanted/2. Where a test gives mismatch pieces
+directly they are mismatch/4 facts (compatibility.lp derives the same atoms
+from what a signature declares).
+
+Upstream, given as facts: evaluated/2, runtime_scope/2 and query_scope/2
+(lookup.lp), version_match/3 (versions.lp), mismatch/4 (see above), and from
+qualification.lp qualifies/2, fails/4 (the checks other than Q5),
+first_failure/4 and failed_before/3. The tests of E9 load scoring.lp too, for
+the score beside PRIORITY and WEIGHT; two tests run qualification.lp and
+scoring.lp with it (every failed check of a Q5 failure), and two the engine
+(the E15 text is assembled per entry by ome_asp/engine.py).
 """
 
 import pytest
 
-from ome_asp.facts import FactBuilder, const, runtime_id
+from ome_asp import engine, reasons
+from ome_asp.facts import (
+    FactBuilder,
+    Query,
+    RuntimeRef,
+    EntryTables,
+    build_facts,
+    const,
+    runtime_id,
+)
+from ome_asp.objects import (
+    CLUSTER_BASE_MODEL,
+    CLUSTER_SERVING_RUNTIME,
+    Cluster,
+    Entry,
+    FormatRef,
+    Model,
+    Runtime,
+    SizeRange,
+    Source,
+)
 
 from .lp import run, term, text
 
 FILES = ("compatibility.lp", "explanation.lp")
-UPSTREAM = ("fails/4", "first_failure/4", "mismatch/5", "query_entry/4", "entry_next/3", "version_match/3")
+UPSTREAM = (
+    "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3", "mismatch/4",
+    "qualifies/2", "fails/4", "first_failure/4", "failed_before/3",
+    "counted_entry/4", "weight_reading/3", "runtime_score/3",  # scoring.lp, for scoring_entry/6
+    "distance_basis/3",  # sizes.lp, shown here
+)
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
 R = text(RT)
-LABEL = 'label("safetensors","1.0.0","LlamaForCausalLM",none,"transformers","4.45.0.dev0")'
+M = term('cbm("m")')
+W = term("w(1)")
+LABEL = 'label("safetensors",none,none,none,none,none)'
 FORMAT_UNSUPPORTED = f"format_unsupported({LABEL})"
 
 
-def builder(entries, reason=FORMAT_UNSUPPORTED, check="q5"):
-    """RT with one entry per element of `entries` (a list of [(part, piece)])
-    and the failed check `check` with `reason` (also its first failure)."""
+def sig(n):
+    return term(f"sig({n})")
+
+
+def builder(model=None, runtimes=(RT,), evaluated=True):
+    """Query 1 evaluates model M (a ClusterBaseModel, so every runtime given
+    is a candidate); `model` maps label parts to values (format
+    safetensors unless it says otherwise)."""
+    model = {"format": "safetensors", **(model or {})}
     b = FactBuilder()
     f = b.fact
-    for i, pieces in enumerate(entries):
-        f.entry(RT, i)
-        for part, piece in pieces:
-            f.mismatch(1, RT, i, const(part), term(piece))
-    if check is not None:
-        f.fails(1, RT, const(check), term(reason))
-        f.first_failure(1, RT, const(check), term(reason))
+    f.model(M)
+    f.model_declares(M, const("format"), model["format"])
+    if "framework" in model:
+        f.model_has_framework(M)
+        f.model_declares(M, const("framework"), model["framework"])
+    for side in ("format", "framework"):
+        if f"{side}_version" in model:
+            f.model_version(M, const(side), model[f"{side}_version"])
+    if "architecture" in model:
+        f.model_architecture(M, model["architecture"])
+    if "quantization" in model:
+        f.model_quantization(M, model["quantization"])
+    if evaluated:
+        f.evaluated(1, M)
+        f.query_scope(1, const("cluster"))
+    for r in runtimes:
+        f.runtime_scope(r, const("cluster"))
     return b
 
 
-def solve(b):
-    return run(FILES, b, upstream=UPSTREAM)
+def entries(b, pieces, r=RT, first=0):
+    """Entries of r, entry i with signature sig(first + i) whose mismatch
+    pieces with M are pieces[i], a list of (part, piece); no pieces: the
+    signature is compatible."""
+    for i, entry_pieces in enumerate(pieces):
+        s = sig(first + i)
+        b.fact.signature(s)
+        b.fact.entry(r, i, s, W)
+        for part, piece in entry_pieces:
+            b.fact.mismatch(M, s, const(part), term(piece))
 
 
-def details(answer):
-    """format_mismatch_detail of RT as (entry, piece), in the consumer's order
-    (entry index, then K)."""
-    rows = answer.rows("format_mismatch_detail")
-    assert {row[:2] for row in rows} <= {("1", R)}
-    keys = [(int(i), int(k)) for _, _, i, k, _ in rows]
-    assert len(set(keys)) == len(keys)  # K orders the pieces of an entry totally
-    return [(int(i), piece) for _, _, i, k, piece in sorted(rows, key=lambda row: (int(row[2]), int(row[3])))]
+def solve(b, files=FILES, upstream=UPSTREAM):
+    return run(files, b, upstream=upstream)
+
+
+def details(answer, s, m=M):
+    """E15 pieces of (m, s) in the consumer's order (K)."""
+    rows = [(int(k), piece) for m_, s_, k, piece in answer.rows("mismatch_detail") if (m_, s_) == (text(m), text(s))]
+    keys = [k for k, _ in rows]
+    assert len(set(keys)) == len(keys)  # K orders the pieces of a signature totally
+    return [piece for _, piece in sorted(rows)]
+
+
+# --- Q1, Q5 ------------------------------------------------------------------
+
+
+def test_q1_every_candidate_is_examined():
+    """Q1: explaining gives every candidate a row, so every candidate -- the
+    namespace's ServingRuntimes and every ClusterServingRuntime, supporting
+    the model or not -- is examined; others are not."""
+    here = runtime_id("ServingRuntime", "ns1", "here")
+    there = runtime_id("ServingRuntime", "ns2", "there")
+    b = builder(runtimes=(RT,))
+    b.fact.query_scope(1, "ns1")
+    b.fact.runtime_scope(here, "ns1")
+    b.fact.runtime_scope(there, "ns2")
+    entries(b, [[]], r=here)
+    entries(b, [[("format", 'name_mismatch(format,"safetensors","onnx")')]], first=1)
+    answer = solve(b)
+    assert answer.rows("supports") == {("1", text(here))}
+    assert answer.rows("candidate") == {("1", text(here)), ("1", R)}
+    assert answer.rows("examined") == answer.rows("candidate")
+
+
+def test_q5_the_failure_and_its_reason():
+    """Q5 (E14 row 4): a candidate with entries none of which is compatible
+    fails with the model's label; one without entries fails with no
+    supported formats; a supporting candidate does not fail Q5."""
+    empty = runtime_id("ClusterServingRuntime", None, "empty")
+    supporting = runtime_id("ClusterServingRuntime", None, "supporting")
+    b = builder(runtimes=(RT, empty, supporting))
+    entries(b, [[("format", 'name_mismatch(format,"safetensors","onnx")')], [("architecture", 'model_lacks_architecture("A")')]])
+    entries(b, [[("architecture", 'model_lacks_architecture("A")')], []], r=supporting, first=1)
+    answer = solve(b)
+    assert answer.rows("fails") == {
+        ("1", R, "q5", FORMAT_UNSUPPORTED),
+        ("1", text(empty), "q5", f"no_supported_formats({LABEL})"),
+    }
+
+
+def test_q5_only_candidates_fail():
+    """Q1, Q5: a runtime outside the query's scope is no candidate and gets
+    no Q5 failure; nor does anything without an evaluated query."""
+    there = runtime_id("ServingRuntime", "ns2", "there")
+    b = builder(runtimes=())
+    b.fact.runtime_scope(there, "ns2")
+    entries(b, [[("format", 'name_mismatch(format,"safetensors","onnx")')]], r=there)
+    assert solve(b).rows("fails") == set()
+    b = builder(evaluated=False)
+    entries(b, [[("format", 'name_mismatch(format,"safetensors","onnx")')]])
+    assert solve(b).rows("fails") == set()
+
+
+# --- E15 ---------------------------------------------------------------------
 
 
 def test_e15_pieces_in_part_order():
-    """E15: per entry, in list order, the pieces in the order pipeline,
-    architecture, quantization, format, framework (not the facts' or the
-    pieces' alphabetical order)."""
-    b = builder(
+    """E15: per signature, the pieces in the order pipeline, architecture,
+    quantization, format, framework (not the facts' or the pieces'
+    alphabetical order)."""
+    b = builder()
+    entries(
+        b,
         [
             [
                 ("framework", 'model_lacks_framework("transformers")'),
@@ -66,22 +186,25 @@ def test_e15_pieces_in_part_order():
                 ("pipeline", "pipeline_missing"),
             ],
             [("format", "runtime_lacks_version(format)")],
-        ]
+        ],
     )
-    assert details(solve(b)) == [
-        (0, "pipeline_missing"),
-        (0, 'runtime_lacks_architecture("LlamaForCausalLM")'),
-        (0, 'model_lacks_quantization("fp8")'),
-        (0, 'name_mismatch(format,"safetensors","onnx")'),
-        (0, 'model_lacks_framework("transformers")'),
-        (1, "runtime_lacks_version(format)"),
+    answer = solve(b)
+    assert details(answer, sig(0)) == [
+        "pipeline_missing",
+        'runtime_lacks_architecture("LlamaForCausalLM")',
+        'model_lacks_quantization("fp8")',
+        'name_mismatch(format,"safetensors","onnx")',
+        'model_lacks_framework("transformers")',
     ]
+    assert details(answer, sig(1)) == ["runtime_lacks_version(format)"]
 
 
 def test_e15_example():
     """E15's example: entry 0 (gguf, Mistral, fp8), entry 1 (no format
     version, framework 4.46.0 GreaterThanOrEqual)."""
-    b = builder(
+    b = builder()
+    entries(
+        b,
         [
             [
                 ("quantization", 'model_lacks_quantization("fp8")'),
@@ -92,37 +215,82 @@ def test_e15_example():
                 ("framework", 'version_mismatch(framework,"4.45.0.dev0","4.46.0")'),
                 ("format", "runtime_lacks_version(format)"),
             ],
-        ]
+        ],
     )
-    assert details(solve(b)) == [
-        (0, 'architecture_mismatch("LlamaForCausalLM","MistralForCausalLM")'),
-        (0, 'model_lacks_quantization("fp8")'),
-        (0, 'name_mismatch(format,"safetensors","gguf")'),
-        (1, "runtime_lacks_version(format)"),
-        (1, 'version_mismatch(framework,"4.45.0.dev0","4.46.0")'),
+    answer = solve(b)
+    assert [details(answer, sig(0)), details(answer, sig(1))] == [
+        [
+            'architecture_mismatch("LlamaForCausalLM","MistralForCausalLM")',
+            'model_lacks_quantization("fp8")',
+            'name_mismatch(format,"safetensors","gguf")',
+        ],
+        ["runtime_lacks_version(format)", 'version_mismatch(framework,"4.45.0.dev0","4.46.0")'],
     ]
 
 
 def test_e15_unknown_mismatch():
-    """E15: an entry without any piece is an unknown mismatch."""
-    b = builder([[("architecture", 'architecture_mismatch("A","B")')], []])
-    assert details(solve(b)) == [(0, 'architecture_mismatch("A","B")'), (1, "unknown_mismatch")]
+    """E15: a signature without any piece is an unknown mismatch (K = 0);
+    one with pieces has no such piece."""
+    b = builder()
+    entries(b, [[("architecture", 'architecture_mismatch("A","B")')], []])
+    answer = solve(b)
+    assert details(answer, sig(0)) == ['architecture_mismatch("A","B")']
+    assert details(answer, sig(1)) == ["unknown_mismatch"]
+    assert (text(M), "sig(1)", "0", "unknown_mismatch") in answer.rows("mismatch_detail")
+
+
+def test_e15_pieces_are_per_model_and_signature():
+    """E15 pieces depend only on the model and what an entry declares: a
+    signature shared by entries of two runtimes has one set of pieces, with
+    no runtime or entry in it."""
+    other = runtime_id("ClusterServingRuntime", None, "other")
+    b = builder(runtimes=(RT, other))
+    entries(b, [[("architecture", 'architecture_mismatch("A","B")')]])
+    b.fact.entry(other, 3, sig(0), W)
+    answer = solve(b)
+    assert answer.rows("mismatch_detail") == {(text(M), "sig(0)", "2", 'architecture_mismatch("A","B")')}
+    assert answer.rows("fails") == {("1", R, "q5", FORMAT_UNSUPPORTED), ("1", text(other), "q5", FORMAT_UNSUPPORTED)}
+
+
+# --- E16 ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("check", "reason"),
+    ("model", "label"),
     [
-        pytest.param("q5", f"no_supported_formats({LABEL})", id="q5-no-entries-reason"),
-        pytest.param("q6", 'size_out_of_range("3.21B","500M","2B")', id="q6"),
-        pytest.param(None, None, id="no-failure"),
+        pytest.param({"format": "pytorch"}, '"pytorch",none,none,none,none,none', id="mt:pytorch"),
+        pytest.param({"format": "tensorflow", "format_version": "2.0.0"}, '"tensorflow","2.0.0",none,none,none,none', id="mt:tensorflow:2.0.0"),
+        pytest.param(
+            {"format": "pytorch", "format_version": "1.0.0", "architecture": "transformer", "quantization": "fp16",
+             "framework": "transformers", "framework_version": "4.0.0"},
+            '"pytorch","1.0.0","transformer","fp16","transformers","4.0.0"', id="mt:pytorch:1.0.0:transformer:fp16:transformers:4.0.0",
+        ),
+        pytest.param(
+            {"format_version": "1.0.0", "architecture": "LlamaForCausalLM", "framework": "transformers"},
+            '"safetensors","1.0.0","LlamaForCausalLM",none,"transformers",none', id="framework-without-version",
+        ),
+        pytest.param({"quantization": "fp8"}, '"safetensors",none,none,"fp8",none,none', id="quantization-only"),
+        pytest.param({"format_version": ""}, '"safetensors","",none,none,none,none', id="empty-version-is-set"),
     ],
 )
-def test_e15_details_only_for_a_format_failure(check, reason):
-    """E15 pieces belong to E14 row 4 only: no details for other failures,
-    even if entries have mismatches."""
-    b = builder([[("architecture", 'architecture_mismatch("A","B")')], []], reason=reason, check=check)
-    assert solve(b).rows("format_mismatch_detail") == set()
+def test_e16_label_with_none_parts(model, label):
+    """E16: the label's parts, none for each part the model does not set (E16
+    examples by id); the Q5 reason carries it."""
+    b = builder(model)
+    b.fact.signature(sig(0))
+    b.fact.sig_declares(sig(0), const("format"), "onnx")
+    b.fact.entry(RT, 0, sig(0), W)
+    answer = solve(b)
+    assert answer.rows("query_label") == {("1", f"label({label})")}
+    assert {row for row in answer.rows("fails") if row[2] == "q5"} == {("1", R, "q5", f"format_unsupported(label({label}))")}
 
+
+def test_e16_label_only_for_evaluated_queries():
+    b = builder(evaluated=False)
+    assert solve(b).rows("query_label") == set()
+
+
+# --- O8, later failures ------------------------------------------------------
 
 REASONS = {
     "q2": "runtime_disabled",
@@ -135,22 +303,260 @@ REASONS = {
 }
 
 
+def failures(*checks, r=RT):
+    """qualification.lp's verdict on r, as facts: it fails `checks`, the
+    first of them first."""
+    b = FactBuilder()
+    for k, check in enumerate(checks):
+        b.fact.fails(1, r, const(check), term(REASONS[check]))
+        if k == 0:
+            b.fact.first_failure(1, r, const(check), term(REASONS[check]))
+        else:
+            b.fact.failed_before(1, r, const(check))
+    return b
+
+
 @pytest.mark.parametrize(("check", "listed"), [(c, c in ("q2", "q3", "q4", "q5", "q6")) for c in REASONS])
 def test_o8_excluded_in_message_only_for_first_failures_q2_q6(check, listed):
     """O8: a runtime whose first failed check is one of Q2-Q6 is listed;
     one that passed Q2-Q6 and failed Q7 or Q8 is only counted."""
-    b = builder([[("architecture", 'architecture_mismatch("A","B")')]], reason=REASONS[check], check=check)
-    assert solve(b).rows("excluded_in_message") == ({("1", R)} if listed else set())
+    assert solve(failures(check)).rows("excluded_in_message") == ({("1", R)} if listed else set())
 
 
 def test_o8_the_first_failure_decides():
     """O8: a runtime that fails Q2 first is listed even though it fails Q7
-    and Q8 too."""
-    b = builder([[]], reason=REASONS["q2"], check="q2")
-    b.fact.fails(1, RT, const("q7"), term(REASONS["q7"]))
-    b.fact.fails(1, RT, const("q8"), term(REASONS["q8"]))
-    assert solve(b).rows("excluded_in_message") == {("1", R)}
+    and Q8 too; the later failures are its other failed checks."""
+    answer = solve(failures("q2", "q7", "q8"))
+    assert answer.rows("excluded_in_message") == {("1", R)}
+    assert answer.rows("later_failure") == {("1", R, "q7", REASONS["q7"]), ("1", R, "q8", REASONS["q8"])}
+
+
+def test_o8_no_message_when_some_runtime_qualifies():
+    """O8: the message exists only when no candidate qualifies, so with a
+    qualifying runtime no excluded runtime is listed."""
+    b = failures("q2")
+    b.fact.qualifies(1, runtime_id("ClusterServingRuntime", None, "ok"))
+    assert solve(b).rows("excluded_in_message") == set()
 
 
 def test_o8_qualifying_runtime_not_listed():
-    assert solve(builder([[]], check=None)).rows("excluded_in_message") == set()
+    b = FactBuilder()
+    b.fact.qualifies(1, RT)
+    assert solve(b).rows("excluded_in_message") == set()
+
+
+# --- with qualification.lp and scoring.lp --------------------------------------
+
+PIPELINE = ("compatibility.lp", "scoring.lp", "qualification.lp", "explanation.lp")
+PIPELINE_UPSTREAM = (
+    "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3",
+    "lacks_requested_class/2", "mode_reason/3", "size_reason/3",
+    "distance_basis/3",  # sizes.lp, shown here
+)
+
+
+def test_q5_runtime_without_entries_fails_q7_and_q8_too():
+    """Q5, E14 row 4: a runtime without entries fails with no supported
+    formats (no per-entry pieces); being examined as a candidate, it fails
+    Q7 and Q8 too (S1: it scores 0), reported as later failures."""
+    b = builder()
+    answer = solve(b, PIPELINE, PIPELINE_UPSTREAM)
+    assert answer.rows("first_failure") == {("1", R, "q5", f"no_supported_formats({LABEL})")}
+    assert answer.rows("later_failure") == {("1", R, "q7", "no_auto_select_entry"), ("1", R, "q8", "auto_select_score_zero")}
+    assert answer.rows("excluded_in_message") == {("1", R)}
+
+
+def test_q5_every_check_runs_on_a_candidate_that_does_not_support():
+    """Q2-Q8 are each evaluated on their own for every candidate when
+    explaining: a disabled runtime without a compatible entry fails Q2 first
+    and Q5, Q6, Q7, Q8 later."""
+    b = builder()
+    b.fact.signature(sig(0))
+    b.fact.sig_declares(sig(0), const("format"), "onnx")
+    b.fact.entry(RT, 0, sig(0), W)
+    b.fact.runtime_disabled(RT)
+    b.fact.size_reason(1, RT, term(REASONS["q6"]))
+    answer = solve(b, PIPELINE, PIPELINE_UPSTREAM)
+    assert answer.rows("first_failure") == {("1", R, "q2", "runtime_disabled")}
+    assert {row[2] for row in answer.rows("later_failure")} == {"q5", "q6", "q7", "q8"}
+
+
+# --- E9 ----------------------------------------------------------------------
+
+E9_FILES = ("compatibility.lp", "scoring.lp", "explanation.lp")
+LLAMA, MISTRAL = "LlamaForCausalLM", "MistralForCausalLM"
+
+
+def e9_builder():
+    """Query 1 evaluates M (safetensors / transformers, LlamaForCausalLM)."""
+    b = builder({"framework": "transformers", "architecture": LLAMA})
+    b.tables = EntryTables(b, set())
+    return b
+
+
+def e9_entry(b, i, wf=1, ww=1, priority=None, auto=None, arch=LLAMA, r=RT):
+    """Entry i of r: the model's format and framework names, architecture
+    `arch` (compatible iff LLAMA), stored weights wf/ww, priority and
+    autoSelect (None: absent)."""
+    entry = Entry(
+        name=None,
+        model_format=FormatRef("safetensors", operator="Equal", weight=wf),
+        model_framework=FormatRef("transformers", operator="Equal", weight=ww),
+        architecture=arch,
+        priority=priority,
+        auto_select=None if auto is None else auto == "true",
+    )
+    b.fact.entry(r, i, b.tables.signature(entry), b.tables.weights(entry))
+    if auto is not None:
+        b.fact.entry_auto_select(r, i, const(auto))
+
+
+def _e9_row5(b):
+    # Q19 row 1: entry 0 (compatible) is not auto-selected; entry 1
+    # (incompatible) scores 10
+    e9_entry(b, 0, priority=1, auto="false")
+    e9_entry(b, 1, priority=5, auto="true", arch=MISTRAL)
+
+
+@pytest.mark.parametrize(
+    ("build", "score", "priority", "weight"),
+    [
+        pytest.param(lambda b: e9_entry(b, 0, 2, 1, 2), "6", "2", "6", id="2-absent-p2"),
+        pytest.param(lambda b: e9_entry(b, 0, 1, 1, 3), "6", "3", "6", id="absent-absent-p3"),
+        pytest.param(lambda b: e9_entry(b, 0, 0, 1, 1), "11", "1", "1", id="format-0-left-out"),
+        pytest.param(lambda b: e9_entry(b, 0, 0, 0, 2), "30", "2", "0", id="both-0-left-out"),
+        pytest.param(_e9_row5, "10", "1", "2", id="first-compatible-not-auto-selected"),
+        pytest.param(lambda b: e9_entry(b, 0, -1, 3, 1), "2", "1", "3", id="negative-left-out"),
+        pytest.param(lambda b: e9_entry(b, 0, 3, 2, None), "5", "1", "5", id="absent-priority-is-1"),
+    ],
+)
+def test_e9_table(build, score, priority, weight):
+    """E9 table, every row, and S1's score beside it; WEIGHT has no 10/5
+    reading and leaves weights <= 0 out (a Yes row: RT qualifies)."""
+    b = e9_builder()
+    build(b)
+    b.fact.qualifies(1, RT)
+    answer = solve(b, E9_FILES)
+    assert answer.rows("runtime_score") == {("1", R, score)}
+    assert answer.rows("explain_priority") == {("1", R, priority)}
+    assert answer.rows("explain_weight") == {("1", R, weight)}
+
+
+def test_e9_only_for_yes_rows():
+    """E8, E9 (Q16): PRIORITY and WEIGHT only for a qualifying runtime; the
+    first compatible entry is known for every supporting one."""
+    b = e9_builder()
+    e9_entry(b, 0, 2, 1, 2)
+    answer = solve(b, E9_FILES)
+    assert answer.rows("first_entry_wanted") == {("1", R)}
+    assert answer.rows("first_compatible_entry") == {("1", R, "0")}
+    assert answer.rows("explain_priority") == set()
+    assert answer.rows("explain_weight") == set()
+
+
+def test_e9_weight_is_read_per_weights_term():
+    """E9: WEIGHT depends only on the stored weights and the priority, so
+    entries sharing them share one shown weight."""
+    other = runtime_id("ClusterServingRuntime", None, "other")
+    b = e9_builder()
+    b.fact.runtime_scope(other, const("cluster"))
+    e9_entry(b, 0, 0, 3, 2)
+    e9_entry(b, 0, 0, 3, 2, r=other)
+    for r in (RT, other):
+        b.fact.qualifies(1, r)
+    answer = solve(b, E9_FILES)
+    assert answer.rows("weights_shown") == {("w(1)", "6")}
+    assert answer.rows("explain_weight") == {("1", R, "6"), ("1", text(other), "6")}
+
+
+def test_e9_large_weight_stays_exact():
+    """I8, E9: a weight of 3,000,000,000 shows WEIGHT 3,000,000,001 from the
+    first compatible entry while a later one scores 4,294,967,296."""
+    b = e9_builder()
+    e9_entry(b, 0, 3_000_000_000, 1)
+    e9_entry(b, 1, 2**31 - 1, 1, 2)
+    b.fact.qualifies(1, RT)
+    answer = solve(b, E9_FILES)
+    assert answer.rows("runtime_score") == {("1", R, "4294967296")}
+    assert answer.rows("explain_weight") == {("1", R, "3000000001")}
+
+
+# --- the E15 text, assembled by the engine ----------------------------------------
+
+SOURCE = Source("test.yaml", 1)
+SEED_MODEL = Model(
+    CLUSTER_BASE_MODEL, None, "m", SOURCE,
+    model_format=FormatRef("safetensors", "1.0.0"),
+    model_framework=FormatRef("transformers", "4.45.0.dev0"),
+    architecture=LLAMA,
+    size="3.21B",
+)
+# E15's example entries
+GGUF = Entry(
+    None, FormatRef("gguf", None, "Equal", 1), FormatRef("transformers", "4.45.0.dev0", "Equal", 1),
+    architecture=MISTRAL, quantization="fp8", auto_select=True,
+)
+UNVERSIONED = Entry(
+    None, FormatRef("safetensors", None, "Equal", 1), FormatRef("transformers", "4.46.0", "GreaterThanOrEqual", 1),
+    architecture=LLAMA, auto_select=True,
+)
+MATCHING = Entry(
+    None, FormatRef("safetensors", "1.0.0", "Equal", 1), FormatRef("transformers", "4.45.0.dev0", "Equal", 1),
+    architecture=LLAMA, auto_select=True,
+)
+GGUF_PIECES = (
+    "architecture mismatch (model=LlamaForCausalLM, runtime=MistralForCausalLM), "
+    "model has no quantization but runtime requires fp8, "
+    "format name mismatch (model=safetensors, runtime=gguf)"
+)
+UNVERSIONED_PIECES = (
+    "model has format version but runtime has no version requirement, "
+    "framework version mismatch (model=4.45.0.dev0, runtime=4.46.0)"
+)
+
+
+def csr_object(name, entries, size_range=None):
+    return Runtime(CLUSTER_SERVING_RUNTIME, None, name, SOURCE, entries=tuple(entries), size_range=size_range)
+
+
+def explain(*runtimes):
+    cluster = Cluster(models=[SEED_MODEL], runtimes=list(runtimes))
+    facts = build_facts(cluster, [Query("ns", model="m")])
+    return facts, engine.solve(facts, 1).queries[1]
+
+
+def test_e15_text_is_assembled_in_entry_order():
+    """E14 row 4, E15: the reason lists each entry's pieces in list order,
+    joined with "; " -- also when signatures are numbered in another order
+    and entries share one (runtime a-first interns UNVERSIONED's signature
+    before rt's entry 0 is seen)."""
+    first = csr_object("a-first", [UNVERSIONED])
+    rt = csr_object("rt", [GGUF, UNVERSIONED, GGUF])
+    facts, answer = explain(first, rt)
+    ref = RuntimeRef(CLUSTER_SERVING_RUNTIME, None, "rt")
+    assert facts.signatures[ref] == ["sig(2)", "sig(1)", "sig(2)"]
+    verdict = answer.verdicts[ref]
+    check, reason = verdict.first_failure
+    assert check == "q5"
+    assert reasons.text(reason, verdict.format_details) == (
+        "model format 'mt:safetensors:1.0.0:LlamaForCausalLM:transformers:4.45.0.dev0' not in supported formats: "
+        f"{GGUF_PIECES}; {UNVERSIONED_PIECES}; {GGUF_PIECES}"
+    )
+
+
+def test_e15_details_only_for_a_format_failure():
+    """E15 pieces belong to E14 row 4 only: no details for a runtime failing
+    another check (Q6) even if some of its entries mismatch, for one without
+    entries (no supported formats), or for a qualifying one."""
+    sized = csr_object("sized", [GGUF, MATCHING], size_range=SizeRange("500M", "2B"))
+    empty = csr_object("empty", [])
+    ok = csr_object("ok", [GGUF, MATCHING])
+    rt = csr_object("rt", [GGUF])
+    _, answer = explain(sized, empty, ok, rt)
+    verdicts = {ref.name: v for ref, v in answer.verdicts.items()}
+    assert {name: v.first_failure and v.first_failure[0] for name, v in verdicts.items()} == {
+        "sized": "q6", "empty": "q5", "ok": None, "rt": "q5",
+    }
+    assert verdicts["empty"].failures["q5"].name == "no_supported_formats"
+    assert {name: v.format_details for name, v in verdicts.items() if name != "rt"} == {"sized": {}, "empty": {}, "ok": {}}
+    assert set(verdicts["rt"].format_details) == {0}

@@ -1,5 +1,9 @@
 """lookup.lp on its own: the query's ISVC and model (M1, M4, E4), the note of
-E5 and the candidates (Q1).
+E5 and the candidate scope (Q1).
+
+Q1 is a relation, not a set of pairs: runtime R is a candidate of query Q when
+runtime_scope(R, X) and query_scope(Q, X) (compatibility.lp and
+explanation.lp join on it); `candidates` below makes the join.
 
 Upstream: runtime/1 (admission.lp, I9) is given as facts, so a runtime that is
 declared but not admitted is simply one without a runtime/1 fact.
@@ -49,11 +53,18 @@ def admitted_runtime(b, r, entries=1):
     b.fact.runtime_declared(r)
     b.fact.runtime(r)
     for i in range(entries):
-        b.fact.entry(r, i)
+        b.fact.entry(r, i, term("sig(1)"), term("w(1)"))
 
 
 def lookup(b):
     return run(FILES, b, upstream=UPSTREAM)
+
+
+def candidates(answer):
+    """Q1: the (query, runtime) pairs of the scope relation."""
+    return {
+        (q, r) for r, x in answer.rows("runtime_scope") for q, y in answer.rows("query_scope") if x == y
+    }
 
 
 # --- M1 ----------------------------------------------------------------------
@@ -139,7 +150,8 @@ def _format_name_absent_via_isvc(b):
     ],
 )
 def test_e4_target_errors_stop_the_query(build, error):
-    """E4 conditions and M4: exactly one error, nothing evaluated, no candidate."""
+    """E4 conditions and M4: exactly one error, nothing evaluated, no
+    candidate (the query has no scope, not even the cluster one)."""
     b = FactBuilder()
     model(b, CBM)
     admitted_runtime(b, runtime_id("ClusterServingRuntime", None, "rt"))
@@ -147,8 +159,8 @@ def test_e4_target_errors_stop_the_query(build, error):
     answer = lookup(b)
     assert answer.rows("query_error") == {("1", error)}
     assert answer.rows("evaluated") == set()
-    assert answer.rows("candidate") == set()
-    assert answer.rows("query_entry") == set()
+    assert answer.rows("query_scope") == set()
+    assert candidates(answer) == set()
 
 
 def test_m4_a_format_name_is_enough():
@@ -199,8 +211,7 @@ def test_e5_no_note_for_explain_model():
 def test_q1_candidates():
     """Q1: the namespace's ServingRuntimes and every ClusterServingRuntime;
     ServingRuntimes of other namespaces are never candidates; a declared but
-    not admitted runtime (no runtime/1, I9) is none either. query_entry pairs
-    every entry of every candidate with the model."""
+    not admitted runtime (no runtime/1, I9) is none either: it has no scope."""
     here = runtime_id("ServingRuntime", "ns1", "here")
     there = runtime_id("ServingRuntime", "ns2", "there")
     cluster = runtime_id("ClusterServingRuntime", None, "cluster")
@@ -211,15 +222,12 @@ def test_q1_candidates():
     admitted_runtime(b, there)
     admitted_runtime(b, cluster)
     b.fact.runtime_declared(denied)
-    b.fact.entry(denied, 0)
+    b.fact.entry(denied, 0, term("sig(1)"), term("w(1)"))
     query(b, 1, "ns1", model_name="m")
     answer = lookup(b)
-    assert answer.rows("candidate") == {("1", text(here)), ("1", text(cluster))}
-    assert answer.rows("query_entry") == {
-        ("1", text(here), "0", CBM),
-        ("1", text(here), "1", CBM),
-        ("1", text(cluster), "0", CBM),
-    }
+    assert candidates(answer) == {("1", text(here)), ("1", text(cluster))}
+    assert answer.rows("runtime_scope") == {(text(here), '"ns1"'), (text(there), '"ns2"'), (text(cluster), "cluster")}
+    assert answer.rows("query_scope") == {("1", '"ns1"'), ("1", "cluster")}
 
 
 def test_q1_candidates_per_query_namespace():
@@ -232,7 +240,7 @@ def test_q1_candidates_per_query_namespace():
     admitted_runtime(b, two)
     query(b, 1, "ns1", model_name="m")
     query(b, 2, "ns2", model_name="m")
-    assert lookup(b).rows("candidate") == {("1", text(one)), ("2", text(two))}
+    assert candidates(lookup(b)) == {("1", text(one)), ("2", text(two))}
 
 
 def test_e17_a_name_shared_by_both_kinds_gives_two_candidates():
@@ -245,4 +253,22 @@ def test_e17_a_name_shared_by_both_kinds_gives_two_candidates():
     admitted_runtime(b, namespaced)
     admitted_runtime(b, cluster)
     query(b, 1, "ns1", model_name="m")
-    assert lookup(b).rows("candidate") == {("1", text(namespaced)), ("1", text(cluster))}
+    assert candidates(lookup(b)) == {("1", text(namespaced)), ("1", text(cluster))}
+
+
+def test_q1_a_namespace_named_cluster_is_not_the_cluster_scope():
+    """Q1: the scope of ClusterServingRuntimes is the constant cluster, never
+    a namespace string, so a namespace called "cluster" gets only its own
+    ServingRuntimes besides the ClusterServingRuntimes."""
+    namespaced = runtime_id("ServingRuntime", "cluster", "a")
+    other = runtime_id("ServingRuntime", "ns1", "b")
+    cluster = runtime_id("ClusterServingRuntime", None, "c")
+    b = FactBuilder()
+    model(b, CBM)
+    for r in (namespaced, other, cluster):
+        admitted_runtime(b, r)
+    query(b, 1, "cluster", model_name="m")
+    query(b, 2, "ns1", model_name="m")
+    assert candidates(lookup(b)) == {
+        ("1", text(namespaced)), ("1", text(cluster)), ("2", text(other)), ("2", text(cluster)),
+    }

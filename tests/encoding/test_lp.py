@@ -10,8 +10,12 @@ RT = runtime_id("ClusterServingRuntime", None, "rt")
 
 
 def test_input_predicates_are_read_from_input_lp():
-    assert {"runtime_declared/1", "entry/2", "version/7", "size_gap/3", "accelerator_class/1"} <= INPUT_PREDICATES
+    assert {
+        "runtime_declared/1", "entry/4", "signature/1", "sig_declares/3", "weights/1",
+        "weights_score_option/4", "version/7", "size_gap/3", "accelerator_class/1",
+    } <= INPUT_PREDICATES
     assert "runtime/1" not in INPUT_PREDICATES  # derived by admission.lp
+    assert "entry/2" not in INPUT_PREDICATES  # the old schema: entries carried their fields
 
 
 def test_a_forgotten_upstream_predicate_fails():
@@ -27,21 +31,33 @@ def test_a_misspelt_fact_fails():
         run(("admission.lp",), b)
 
 
+def test_an_old_schema_fact_fails():
+    """entry/2 is no input predicate any more: a test still writing it fails."""
+    b = FactBuilder()
+    b.fact.runtime_declared(RT)
+    b.fact.entry(RT, 0)
+    with pytest.raises(AssertionError, match=r"entry/2"):
+        run(("admission.lp",), b)
+
+
 def test_an_input_predicate_cannot_be_declared_upstream():
     with pytest.raises(ValueError, match="input predicate"):
-        run(("admission.lp",), FactBuilder(), upstream=("entry/2",))
+        run(("admission.lp",), FactBuilder(), upstream=("entry/4",))
 
 
 def test_more_than_one_answer_set_fails():
-    """ordering.lp chooses; without its #minimize the choice has one answer set per runtime."""
+    """selection.lp chooses; without its #minimize the choice has one answer set per runtime."""
+    files = ("ordering.lp", "selection.lp")
+    upstream = ("qualifies/2", "runtime_score/3", "distance/3", "sized_query/3", "runtime/1")
     b = FactBuilder()
     for name in ("a", "b"):
         r = runtime_id("ClusterServingRuntime", None, name)
+        b.fact.runtime(r)
         b.fact.qualifies(1, r)
         b.fact.runtime_score(1, r, b.exact(1))
         b.fact.runtime_name_rank(r, 1)
     with pytest.raises(AssertionError, match="exactly one answer set, got 2"):
-        run(("ordering.lp",), b, upstream=("qualifies/2", "runtime_score/3", "distance/3"))
+        run(files, b, upstream=upstream)
     # The same two runtimes with one name rank (impossible input: names are
     # unique per kind) have equal cost vectors: two optima, which optN finds.
-    assert len(optimal_models(("ordering.lp",), b, upstream=("qualifies/2", "runtime_score/3", "distance/3"))) == 2
+    assert len(optimal_models(files, b, upstream=upstream)) == 2

@@ -1,26 +1,31 @@
-"""ordering.lp on its own: the order O1-O4 as #minimize levels, the selected
-runtime (O5), uniqueness of the optimum.
+"""ordering.lp and selection.lp: the order O1-O4 as one cost vector per
+qualifying runtime (rank_key/3, ordering.lp), the #minimize levels that
+select the first runtime of the order (O5, selection.lp), uniqueness of the
+optimum.
 
 Upstream, given as facts: qualifies/2 (qualification.lp), runtime_score/3
-(scoring.lp), distance/3 (sizes.lp); runtime_name_rank/2 is an input fact
-(the rank of metadata.name in code-point order, computed here the way the
-fact builder does: sorted distinct names, from 1).
+(scoring.lp), distance/3 and sized_query/3 (sizes.lp), runtime/1
+(admission.lp); runtime_name_rank/2 is an input fact (the rank of
+metadata.name in code-point order, computed here the way the fact builder
+does: sorted distinct names, from 1).
 
 The full order is read by its definition (`successive_optima`: the winner,
-then the winner of the rest, ...), and the cost vectors (rank_cost/4) are
-checked to sort the same way.
+then the winner of the rest, ...), and the rank keys are checked to sort the
+same way.
 """
 
 import pytest
 
 from ome_asp.facts import FactBuilder, runtime_id
 
-from .lp import optimal_models, optimum, successive_optima, text
+from .lp import optimal_models, optimum, run, successive_optima, text
 
-FILES = ("ordering.lp",)
-UPSTREAM = ("qualifies/2", "runtime_score/3", "distance/3")
+KEYS = ("ordering.lp",)
+FILES = ("ordering.lp", "selection.lp")
+UPSTREAM = ("qualifies/2", "runtime_score/3", "distance/3", "sized_query/3", "runtime/1")
 
 B = 10**9
+SIZE = 3_210_000_000
 # O7: (name, score, distance); all ClusterServingRuntimes, model 3.21B
 O7 = [
     ("z-top", 8, 69 * B),
@@ -41,10 +46,14 @@ def sr(name, ns="ns"):
 
 
 def builder(runtimes, sized=True, query=1):
-    """runtimes: [((id, name), score, distance)], all qualifying for `query`."""
+    """runtimes: [((id, name), score, distance)], all qualifying for `query`;
+    sized: the query's model sets modelParameterSize 3.21B."""
     b = FactBuilder()
     ranks = {name: k for k, name in enumerate(sorted({name for (_, name), _, _ in runtimes}), 1)}
+    if sized:
+        b.fact.sized_query(query, "3.21B", b.exact(SIZE))
     for (r, name), score, distance in runtimes:
+        b.fact.runtime(r)
         b.fact.qualifies(query, r)
         b.fact.runtime_score(query, r, b.exact(score))
         if sized:
@@ -53,14 +62,25 @@ def builder(runtimes, sized=True, query=1):
     return b
 
 
+def keys(answer, query=1):
+    """rank_key of `query`: runtime -> its vector, as integers (one per
+    runtime: a second vector would add to the first in every level)."""
+    rows = [
+        (str(s.arguments[1]), tuple(a.number for a in s.arguments[2].arguments))
+        for s in answer.symbols
+        if s.match("rank_key", 3) and s.arguments[0].number == query
+    ]
+    vectors = dict(rows)
+    assert len(vectors) == len(rows), f"more than one rank_key per runtime: {sorted(rows)}"
+    return vectors
+
+
 def order(b):
     by_definition = successive_optima(FILES, b, upstream=UPSTREAM)
     best = optimum(FILES, b, upstream=UPSTREAM)
-    vectors = {}
-    for q, r, level, weight in best.answer.rows("rank_cost"):
-        vectors.setdefault(r, {})[int(level)] = int(weight)
-    by_cost = sorted(vectors, key=lambda r: [vectors[r].get(level, 0) for level in (4, 3, 2, 1)])
-    assert by_cost == by_definition  # the cost vectors sort as the optima come
+    vectors = keys(best.answer)
+    assert vectors == keys(run(KEYS, b, upstream=UPSTREAM))  # ordering.lp alone gives the same keys
+    assert sorted(vectors, key=vectors.get) == by_definition  # the keys sort as the optima come
     assert best.answer.rows("selected") == {("1", by_definition[0])}
     return by_definition
 
@@ -101,6 +121,39 @@ def test_o4_name_order_by_code_point():
     assert order(b) == names(csr("B"), csr("a-b"), csr("ab"))
 
 
+def test_rank_key_vectors():
+    """O1-O4 as one vector per qualifying runtime, highest criterion first:
+    (O1 scope: 0 for a ServingRuntime, 1 for a ClusterServingRuntime; O2 the
+    negated rank K of the score val(K, D); O3 the rank of the distance; O4
+    the name rank). Ranks keep the order of the exact numbers (I8)."""
+    b = builder([(sr("z-top"), 8, 69 * B), (csr("b-open"), 6, 0), (csr("a-min2"), 6, 1_210_000_000)])
+    vectors = keys(run(KEYS, b, upstream=UPSTREAM))
+    # the positive exact numbers, in order: 6, 8, 1.21B, 3.21B, 69B -> ranks 1..5
+    assert vectors == {
+        names(sr("z-top"))[0]: (0, -2, 5, 3),
+        names(csr("b-open"))[0]: (1, -1, 0, 2),
+        names(csr("a-min2"))[0]: (1, -1, 3, 1),
+    }
+
+
+def test_o3_unsized_distance_level_is_zero():
+    """O3: a model without a size skips the step: every key has 0 there."""
+    b = builder([(csr("a"), 6, 0), (csr("b"), 8, 0)], sized=False)
+    assert {v[2] for v in keys(run(KEYS, b, upstream=UPSTREAM)).values()} == {0}
+
+
+def test_rank_key_only_for_qualifying_runtimes():
+    """Only qualifying runtimes are ordered: an examined runtime that does not
+    qualify has a score but no key."""
+    b = builder([(csr("a"), 6, 0)])
+    other, _ = csr("b")
+    b.fact.runtime(other)
+    b.fact.runtime_score(1, other, b.exact(6))
+    b.fact.distance(1, other, b.exact(0))
+    b.fact.runtime_name_rank(other, 2)
+    assert set(keys(run(KEYS, b, upstream=UPSTREAM))) == set(names(csr("a")))
+
+
 def test_criterion_levels():
     """The objective's levels, highest priority first: O1, O2, O3, O4."""
     best = optimum(FILES, builder([(csr("a"), 1, 0)]), upstream=UPSTREAM)
@@ -114,15 +167,23 @@ def test_criterion_levels():
 
 @pytest.mark.parametrize("sized", [True, False], ids=["sized", "unsized"])
 def test_cost_vector_is_the_winners_and_has_every_level(sized):
-    """The optimum's cost has one entry per criterion even when a level is
-    empty (no distance), and equals the winner's rank_cost vector."""
+    """The optimum's cost has one entry per criterion, and equals the
+    winner's rank_key vector."""
     b = builder([(csr("b"), 6, 5 * B), (csr("a"), 6, 7 * B)], sized=sized)
     best = optimum(FILES, b, upstream=UPSTREAM)
     winner = names(csr("b") if sized else csr("a"))[0]
     assert best.answer.rows("selected") == {("1", winner)}
-    vector = {int(level): int(w) for _, r, level, w in best.answer.rows("rank_cost") if r == winner}
-    assert best.cost == [vector.get(level, 0) for level in (4, 3, 2, 1)]
+    assert best.cost == list(keys(best.answer)[winner])
     assert len(best.cost) == 4
+
+
+def test_cost_vector_has_every_level_without_a_qualifying_runtime():
+    """selection.lp keeps every level even when nothing is selected."""
+    b = FactBuilder()
+    b.fact.query(1)
+    best = optimum(FILES, b, upstream=UPSTREAM)
+    assert best.answer.rows("selected") == set()
+    assert best.cost == [0, 0, 0, 0]
 
 
 @pytest.mark.parametrize(
@@ -143,6 +204,7 @@ def test_o5_one_selection_per_query():
     two queries with the same runtimes select the same one (their costs do
     not merge); no qualifying runtime, no selection."""
     b = builder([(csr("a"), 1, 0), (csr("b"), 2, 0)])
+    b.fact.sized_query(2, "3.21B", b.exact(SIZE))
     for (r, name), score in ((csr("a"), 1), (csr("b"), 2)):
         b.fact.qualifies(2, r)
         b.fact.runtime_score(2, r, b.exact(score))

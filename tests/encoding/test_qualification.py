@@ -1,11 +1,18 @@
 """qualification.lp on its own: the checks Q2-Q8 in order, every failed check
-with its reason (E14), the first failure, qualification (Q9), the model
-label (E16).
+with its reason (E14), the first failure, qualification (Q9), and which
+pairs need their first compatible entry (Q8's reason, E14 rows 7 and 8).
 
-Upstream, given as facts: candidate/2 and evaluated/2 (lookup.lp),
-lacks_requested_class/2 (accelerators.lp), mode_reason/3 (deployment.lp),
-supports_model/2 and first_compatible_entry/3 (compatibility.lp),
-size_reason/3 (sizes.lp), positive_score/2 (scoring.lp).
+qualification.lp examines the runtimes that support the model (Q5);
+explanation.lp adds every candidate and derives the Q5 failure
+(test_explanation.py). Here both are given as facts where a test needs them:
+examined/2 for a candidate that does not support the model, fails/4 for its
+Q5 failure.
+
+Upstream, given as facts: evaluated/2 (lookup.lp), examined/2 and fails/4
+(explanation.lp), lacks_requested_class/2 (accelerators.lp), mode_reason/3
+(deployment.lp), supports/2 and first_compatible_entry/3 (compatibility.lp),
+size_reason/3 (sizes.lp), runtime_score/3 (scoring.lp: exactly val(0, "0")
+when not positive, S1).
 """
 
 import pytest
@@ -16,14 +23,15 @@ from .lp import run, term, text
 
 FILES = ("qualification.lp",)
 UPSTREAM = (
-    "candidate/2",
     "evaluated/2",
+    "examined/2",
+    "fails/4",
     "lacks_requested_class/2",
     "mode_reason/3",
-    "supports_model/2",
+    "supports/2",
     "first_compatible_entry/3",
     "size_reason/3",
-    "positive_score/2",
+    "runtime_score/3",
 )
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
@@ -44,46 +52,48 @@ REASONS = {
 }
 
 
-def builder(model=None):
-    """Query 1 evaluates model M; `model` maps label parts to values."""
-    model = {"format": "safetensors", **(model or {})}
+def builder():
+    """Query 1 evaluates model M (format safetensors)."""
     b = FactBuilder()
     f = b.fact
     f.model(M)
     f.evaluated(1, M)
-    f.candidate(1, RT)
-    f.model_declares(M, const("format"), model["format"])
-    if "framework" in model:
-        f.model_has_framework(M)
-        f.model_declares(M, const("framework"), model["framework"])
-    for side in ("format", "framework"):
-        if f"{side}_version" in model:
-            f.model_version(M, const(side), model[f"{side}_version"])
-    if "architecture" in model:
-        f.model_architecture(M, model["architecture"])
-    if "quantization" in model:
-        f.model_quantization(M, model["quantization"])
+    f.model_declares(M, const("format"), "safetensors")
     return b
 
 
+def entries(b, auto_selects, r=RT):
+    """Entries of r, one per autoSelect value (None: absent)."""
+    for i, auto in enumerate(auto_selects):
+        b.fact.entry(r, i, term(f"sig({i})"), term("w(1)"))
+        if auto is not None:
+            b.fact.entry_auto_select(r, i, const(auto))
+
+
+def score(b, value, r=RT):
+    b.fact.runtime_score(1, r, b.exact(value))
+
+
 def failing(b, checks):
-    """Upstream facts that make RT fail exactly `checks` (one entry, index 0)."""
+    """Upstream facts that make RT fail exactly `checks` (one entry, index 0).
+    A runtime failing Q5 does not support the model: it is examined, and
+    fails Q5, only as a candidate of explanation.lp."""
     f = b.fact
-    f.entry(RT, 0)
+    entries(b, ["true" if "q7" not in checks else None])
     if "q2" in checks:
         f.runtime_disabled(RT)
     if "q3" in checks:
         f.lacks_requested_class(1, RT)
     if "q4" in checks:
         f.mode_reason(1, RT, term(MODE))
-    if "q5" not in checks:
-        f.supports_model(1, RT)
+    if "q5" in checks:
+        f.examined(1, RT)
+        f.fails(1, RT, const("q5"), term(REASONS["q5"]))
+    else:
+        f.supports(1, RT)
     if "q6" in checks:
         f.size_reason(1, RT, term(SIZE))
-    if "q7" not in checks:
-        f.entry_auto_select(RT, 0, const("true"))
-    if "q8" not in checks:
-        f.positive_score(1, RT)
+    score(b, 0 if "q8" in checks else 6)
 
 
 def solve(b):
@@ -110,17 +120,31 @@ def test_q2_q8_every_failed_check_and_the_first(checks):
     assert answer.rows("qualifies") == (set() if checks else {("1", R)})
 
 
-def test_q5_runtime_without_entries():
-    """Q5, E14 row 4: a runtime without entries fails with no supported
-    formats (no per-entry pieces); Q7 and Q8 fail too."""
+def test_q5_the_examined_runtimes_are_the_supporting_ones():
+    """Q5 first: qualification.lp alone (the rank program) examines exactly
+    the runtimes that support the model; one that does not is never checked,
+    so it has no failed check at all (it cannot qualify anyway)."""
+    other = runtime_id("ClusterServingRuntime", None, "other")
     b = builder()
+    entries(b, ["true"])
+    entries(b, [None], r=other)
+    b.fact.runtime_disabled(other)
+    b.fact.supports(1, RT)
+    score(b, 6)
     answer = solve(b)
-    assert answer.rows("fails") == {
-        ("1", R, "q5", f"no_supported_formats({LABEL})"),
-        ("1", R, "q7", "no_auto_select_entry"),
-        ("1", R, "q8", "auto_select_score_zero"),
-    }
-    assert answer.rows("first_failure") == {("1", R, "q5", f"no_supported_formats({LABEL})")}
+    assert answer.rows("examined") == {("1", R)}
+    assert answer.rows("fails") == set()
+    assert answer.rows("qualifies") == {("1", R)}
+
+
+def test_q9_only_a_supporting_runtime_qualifies():
+    """Q5, Q9: an examined runtime that passes every check qualifies only if
+    it supports the model (explanation.lp gives its Q5 failure)."""
+    b = builder()
+    entries(b, ["true"])
+    b.fact.examined(1, RT)
+    score(b, 6)
+    assert solve(b).rows("qualifies") == set()
 
 
 @pytest.mark.parametrize(
@@ -137,14 +161,10 @@ def test_q7_q18_any_entry_with_auto_select_true(auto_selects, gate_open):
     """Q7 (Q18): any entry with autoSelect: true opens the gate, compatible or
     not (here entry 1 is the compatible one); absent does not open it."""
     b = builder()
-    f = b.fact
-    for i, auto in enumerate(auto_selects):
-        f.entry(RT, i)
-        if auto is not None:
-            f.entry_auto_select(RT, i, const(auto))
-    f.supports_model(1, RT)
-    f.first_compatible_entry(1, RT, len(auto_selects) - 1)
-    f.positive_score(1, RT)
+    entries(b, auto_selects)
+    b.fact.supports(1, RT)
+    b.fact.first_compatible_entry(1, RT, len(auto_selects) - 1)
+    score(b, 6)
     answer = solve(b)
     assert answer.rows("fails") == (set() if gate_open else {("1", R, "q7", "no_auto_select_entry")})
 
@@ -174,14 +194,14 @@ def test_q8_reason_rows_7_and_8(auto_selects, first_compatible, fails):
     compatible entry's autoSelect; row 7 is used only when some entry has
     autoSelect: true (otherwise, and without a compatible entry, row 8)."""
     b = builder()
-    f = b.fact
-    for i, auto in enumerate(auto_selects):
-        f.entry(RT, i)
-        if auto is not None:
-            f.entry_auto_select(RT, i, const(auto))
+    entries(b, auto_selects)
     if first_compatible is not None:
-        f.supports_model(1, RT)
-        f.first_compatible_entry(1, RT, first_compatible)
+        b.fact.supports(1, RT)
+        b.fact.first_compatible_entry(1, RT, first_compatible)
+    else:  # a candidate of explanation.lp, failing Q5 there
+        b.fact.examined(1, RT)
+        b.fact.fails(1, RT, const("q5"), term(fails["q5"]))
+    score(b, 0)
     answer = solve(b)
     assert answer.rows("fails") == {("1", R, c, reason) for c, reason in fails.items()}
     first = min(fails, key=CHECKS.index)
@@ -190,46 +210,36 @@ def test_q8_reason_rows_7_and_8(auto_selects, first_compatible, fails):
 
 def test_q8_passes_with_a_positive_score():
     b = builder()
-    f = b.fact
-    f.entry(RT, 0)
-    f.entry(RT, 1)
-    f.entry_auto_select(RT, 0, const("true"))
-    f.supports_model(1, RT)
-    f.first_compatible_entry(1, RT, 1)
-    f.positive_score(1, RT)
+    entries(b, ["true", None])
+    b.fact.supports(1, RT)
+    b.fact.first_compatible_entry(1, RT, 1)
+    score(b, 6)
     assert solve(b).rows("qualifies") == {("1", R)}
 
 
-@pytest.mark.parametrize(
-    ("model", "label"),
-    [
-        pytest.param({"format": "pytorch"}, '"pytorch",none,none,none,none,none', id="mt:pytorch"),
-        pytest.param({"format": "tensorflow", "format_version": "2.0.0"}, '"tensorflow","2.0.0",none,none,none,none', id="mt:tensorflow:2.0.0"),
-        pytest.param(
-            {"format": "pytorch", "format_version": "1.0.0", "architecture": "transformer", "quantization": "fp16",
-             "framework": "transformers", "framework_version": "4.0.0"},
-            '"pytorch","1.0.0","transformer","fp16","transformers","4.0.0"', id="mt:pytorch:1.0.0:transformer:fp16:transformers:4.0.0",
-        ),
-        pytest.param(
-            {"format_version": "1.0.0", "architecture": "LlamaForCausalLM", "framework": "transformers"},
-            '"safetensors","1.0.0","LlamaForCausalLM",none,"transformers",none', id="framework-without-version",
-        ),
-        pytest.param({"quantization": "fp8"}, '"safetensors",none,none,"fp8",none,none', id="quantization-only"),
-        pytest.param({"format_version": ""}, '"safetensors","",none,none,none,none', id="empty-version-is-set"),
-    ],
-)
-def test_e16_label_with_none_parts(model, label):
-    """E16: the label's parts, none for each part the model does not set (E16
-    examples by id); the Q5 reason carries it."""
-    b = builder(model)
-    b.fact.entry(RT, 0)
+def test_q8_first_entry_wanted_only_for_a_zero_score():
+    """Q16 in the rank program: the first compatible entry decides only Q8's
+    reason (E14 rows 7, 8), so it is wanted only for the supporting runtimes
+    that score 0 (explanation.lp wants it for every supporting runtime)."""
+    zero = runtime_id("ClusterServingRuntime", None, "zero")
+    unsupported = runtime_id("ClusterServingRuntime", None, "unsupported")
+    b = builder()
+    for r, supports, value in ((RT, True, 6), (zero, True, 0), (unsupported, False, 0)):
+        entries(b, ["true"], r=r)
+        if supports:
+            b.fact.supports(1, r)
+        else:
+            b.fact.examined(1, r)
+        score(b, value, r=r)
+    assert solve(b).rows("first_entry_wanted") == {("1", text(zero))}
+
+
+def test_failed_before_marks_every_failed_check_after_the_first():
+    """Q2-Q8: a failed check is "before" another by check order; every failed
+    check but the first has one before it (explanation.lp lists those as the
+    later failures)."""
+    b = builder()
+    failing(b, ["q2", "q6", "q8"])
     answer = solve(b)
-    assert answer.rows("query_label") == {("1", f"label({label})")}
-    assert {row for row in answer.rows("fails") if row[2] == "q5"} == {("1", R, "q5", f"format_unsupported(label({label}))")}
-
-
-def test_e16_label_only_for_evaluated_queries():
-    b = FactBuilder()
-    b.fact.model(M)
-    b.fact.model_declares(M, const("format"), "safetensors")
-    assert solve(b).rows("query_label") == set()
+    assert answer.rows("failed_before") == {("1", R, "q6"), ("1", R, "q8")}
+    assert answer.rows("first_failure") == {("1", R, "q2", "runtime_disabled")}

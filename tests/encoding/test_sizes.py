@@ -1,8 +1,9 @@
 """sizes.lp on its own: the size-range check (Z3), its reason (Z4) and the
 distance (Z5), every row of the Z3 and Z5 tables.
 
-Upstream, given as facts: evaluated/2 and candidate/2 (lookup.lp),
-qualifies/2 (qualification.lp). Counts are `ome_asp.sizes.parse_size` of the
+Upstream, given as facts: evaluated/2 (lookup.lp), examined/2
+(qualification.lp: the runtimes that support the model; explanation.lp: every
+candidate) and qualifies/2 (qualification.lp). Counts are `ome_asp.sizes.parse_size` of the
 strings (Z1, Z2) and enter only as exact numbers (val/2). The per-pair
 facts are computed here the way ome_asp/facts.py computes them: a range with
 both bounds gets runtime_range_width(max - min); a range with one bound gets
@@ -18,7 +19,7 @@ from ome_asp.sizes import parse_size
 from .lp import run, term, text
 
 FILES = ("sizes.lp",)
-UPSTREAM = ("evaluated/2", "candidate/2", "qualifies/2")
+UPSTREAM = ("evaluated/2", "examined/2", "qualifies/2")
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
 R = text(RT)
@@ -26,14 +27,15 @@ M = term('cbm("m")')
 NO_RANGE = "no range"  # the runtime has no modelSizeRange
 
 
-def facts(size, min_=None, max_=None, qualifies=False):
-    """One model (size None: no modelParameterSize) and one candidate runtime
+def facts(size, min_=None, max_=None, qualifies=False, examined=True):
+    """One model (size None: no modelParameterSize) and one examined runtime
     with modelSizeRange {min, max} (None: absent; both NO_RANGE: no range)."""
     b = FactBuilder()
     f, exact = b.fact, b.exact
     f.model(M)
     f.evaluated(1, M)
-    f.candidate(1, RT)
+    if examined:
+        f.examined(1, RT)
     if qualifies:
         f.qualifies(1, RT)
     if size is not None:
@@ -78,6 +80,15 @@ def solve(b):
 def test_z3_table(min_, max_, size, passes):
     """Z3, every row (plus two "-extra" rows for the min bound)."""
     assert solve(facts(size, min_, max_)).rows("size_outside") == (set() if passes else {("1", R)})
+
+
+def test_z3_only_examined_runtimes_are_checked():
+    """Z3 (Q6) runs on the examined runtimes only: one that is not examined
+    (it does not support the model and the program does not explain) gets
+    no size reason."""
+    answer = solve(facts("3.21B", "500M", "2B", examined=False))
+    assert answer.rows("size_outside") == set()
+    assert answer.rows("size_reason") == set()
 
 
 def test_z3_runtime_without_range_passes():
