@@ -3,12 +3,14 @@
     ome-asp explain (--model NAME | --isvc NAME) [-n NS] -f PATH... [-o table|wide|json|yaml]
 
 Output streams and exit codes follow spec E2: results on stdout, notes and
-warnings on stderr, `error: <message>` on stderr with exit code 1.
+warnings on stderr, `error: <message>` on stderr with exit code 1. A failure
+of ome-asp itself is `internal error: <what>` with exit code 3 (diagnostics).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -16,14 +18,18 @@ from typing import TextIO
 
 import yaml
 
-from . import __version__, engine, reasons, report
+from . import __version__, admit, diagnostics, engine, limits, reasons, report, select, steer
 from .errors import OmeAspError, UsageError
 from .facts import Query, build_facts
 from .loader import load
+from .serve import serve
+from .timing import Phases
 
 EXIT_OK = 0
-EXIT_ERROR = 1  # E2: every error of explain
+EXIT_ERROR = 1  # E2: every error of explain; the normal negative result of the other commands
+EXIT_USAGE = 2  # input or usage error of the commands other than explain
 CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
+NO_RUNTIMES = "No serving runtimes found in the selected namespace or at cluster scope."  # E6
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,22 +58,74 @@ def build_parser(prog: str = "ome-asp") -> argparse.ArgumentParser:
     target = explain.add_argument_group("target (exactly one)")
     target.add_argument("--model", metavar="NAME", help="a BaseModel in the namespace, else a ClusterBaseModel")
     target.add_argument("--isvc", metavar="NAME", help="an InferenceService: also applies its accelerator class and deployment mode")
-    explain.add_argument("-n", "--namespace", default="default", help="the namespace to evaluate in (default: %(default)s)")
-    explain.add_argument(
-        "-f", "--filename", action="append", default=[], metavar="PATH",
-        help="manifests: a file, a directory (read recursively) or - for stdin; repeatable",
+    target.add_argument(
+        "--all-models", action="store_true",
+        help="every model in the input, in one run: each BaseModel in its namespace, each ClusterBaseModel in -n's",
     )
+    add_input_flags(explain)
     explain.add_argument("-o", "--output", choices=("table", "wide", "json", "yaml"), default="table")
-    explain.add_argument("--strict", action="store_true", help="treat every warning as an input error")
     explain.add_argument(
         "--show", choices=("facts",),
         help="print the facts of this run as a logic program instead of the result "
         "(replay: python -m clingo FACTS.lp encoding/main.lp)",
     )
+    explain.add_argument("--timers", action="store_true", help="print the time of each phase on stderr")
+    explain.add_argument("--stats", action="store_true", help="print the size of the facts and the ground program on stderr")
+    explain.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="after the table, every failed check of each No row and why each Yes row ranks where it does",
+    )
     explain.add_argument("--with-effective", action="store_true", help="not supported by ome-asp (needs a live cluster)")
     explain.add_argument("--ome-namespace", default="ome", help="accepted for compatibility; used only with --with-effective")
     explain.set_defaults(run=run_explain)
+
+    serve = commands.add_parser(
+        "serve",
+        help="answer explain queries as JSON lines, keeping the encoding and the cluster loaded",
+        description="Read one JSON request per line on stdin, write one JSON answer per line (docs/oracle.md).",
+    )
+    serve.add_argument("--stdio", action="store_true", required=True, help="talk JSON lines on stdin/stdout (the only transport)")
+    serve.add_argument(
+        "-f", "--filename", action="append", default=[], metavar="PATH",
+        help="the cluster to answer about (requests may also bring their own manifests)",
+    )
+    serve.add_argument("--strict", action="store_true", help="treat every warning as an input error")
+    serve.set_defaults(run=run_serve)
+
+    select.add_parser(commands, add_input_flags)
+    admit.add_parser(commands)
+    steer.add_parser(commands, add_input_flags)
     return parser
+
+
+def add_input_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags every command that reads manifests shares."""
+    parser.add_argument("-n", "--namespace", default="default", help="the namespace to evaluate in (default: %(default)s)")
+    parser.add_argument(
+        "-f", "--filename", action="append", default=[], metavar="PATH",
+        help="manifests: a file, a directory (read recursively) or - for stdin; repeatable",
+    )
+    parser.add_argument("--strict", action="store_true", help="treat every warning as an input error")
+    parser.add_argument(
+        "--max-input-size", type=limits.parse_byte_size, default=limits.format_byte_size(limits.MAX_INPUT_BYTES),
+        metavar="SIZE", help="refuse inputs larger than SIZE in total: bytes, or a quantity such as 512Mi (default: %(default)s)",
+    )
+
+
+def load_cluster(args, stdin, stderr: TextIO):
+    """The manifests of -f, with their warnings (I11) printed on stderr."""
+    if not args.filename:
+        raise UsageError("no input: pass the manifests with -f FILE, -f DIR or -f - (stdin)")
+    cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size)
+    for warning in cluster.warnings:
+        print(f"warning: {warning}", file=stderr)
+    return cluster
+
+
+def _error_exit(argv: list[str]) -> int:
+    """explain keeps spec E2 (1 for every error); the other commands keep 1 for
+    their normal negative result and exit 2 on input and usage errors."""
+    return EXIT_ERROR if argv[:1] == ["explain"] else EXIT_USAGE
 
 
 def main(argv: list[str] | None = None, stdin=None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -77,12 +135,17 @@ def main(argv: list[str] | None = None, stdin=None, stdout: TextIO | None = None
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
+    args = None
     try:
         args = build_parser(_program_name(sys.argv[0] if sys.argv else "ome-asp")).parse_args(argv)
         return args.run(args, stdin, stdout, stderr)
+    except engine.InternalError as error:  # an OmeAspError, but ome-asp's fault, not the user's
+        return diagnostics.report(error, argv, getattr(args, "facts", None), stderr)
     except OmeAspError as error:
         print(f"error: {error}", file=stderr)
-        return EXIT_ERROR
+        return _error_exit(argv)
+    except Exception as error:  # a bug: a reproduction for us, no traceback for the user
+        return diagnostics.report(error, argv, getattr(args, "facts", None), stderr)
 
 
 def console_main() -> None:
@@ -90,62 +153,145 @@ def console_main() -> None:
 
 
 def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+    _check_explain_flags(args)
+    phases = Phases()
+    with phases("load"):
+        cluster = load_cluster(args, stdin, stderr)
+
+    queries = _batch_queries(cluster, args.namespace) if args.all_models else [
+        Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
+    ]
+    with phases("facts"):
+        facts = build_facts(cluster, queries)
+    args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
+    if args.show == "facts":
+        stdout.write(_facts_header(args) + facts.program)
+        return EXIT_OK
+
+    result = engine.solve(facts, len(queries))
+    phases.update(result.stats)
+    _warn_denied(result, stderr)
+    with phases("output"):
+        if args.all_models:
+            code = _print_batch(args.output, queries, result, stdout)
+        else:
+            code = _print_single(args.output, queries[0], result.queries[1], stdout, stderr)
+            if args.verbose and args.output in ("table", "wide") and result.queries[1].verdicts:
+                stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights))
+    if args.timers:
+        print(phases.timers_line(), file=stderr)
+    if args.stats:
+        print(_stats_line(facts, result), file=stderr)
+    return code
+
+
+def run_serve(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+    if "-" in args.filename:
+        raise UsageError("serve reads its requests from stdin, so -f - cannot be the cluster")
+    cluster = None
+    if args.filename:
+        cluster = load(args.filename, strict=args.strict)
+        for warning in cluster.warnings:
+            print(f"warning: {warning}", file=stderr)
+    return serve(cluster, io.TextIOWrapper(stdin, encoding="utf-8"), stdout)
+
+
+def _check_explain_flags(args) -> None:
+    if args.all_models and (args.model is not None or args.isvc is not None):
+        raise UsageError("--all-models cannot be combined with --model or --isvc")
     # E3
-    if (args.model is None) == (args.isvc is None):
+    if not args.all_models and (args.model is None) == (args.isvc is None):
         raise UsageError("exactly one of --model or --isvc is required")
     if args.with_effective and args.isvc is None:
         raise UsageError("--with-effective requires --isvc")
     if args.with_effective:
         raise UsageError("--with-effective is not supported by ome-asp: it reads the live cluster's effective runtime")
-    if not args.filename:
-        raise UsageError("no input: pass the manifests with -f FILE, -f DIR or -f - (stdin)")
 
-    cluster = load(args.filename, stdin=stdin, strict=args.strict)
-    for warning in cluster.warnings:
-        print(f"warning: {warning}", file=stderr)
 
-    query = Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
-    facts = build_facts(cluster, [query])
-    if args.show == "facts":
-        stdout.write(_facts_header(args) + facts)
-        return EXIT_OK
+def _batch_queries(cluster, namespace: str) -> list[Query]:
+    """--all-models: each BaseModel in its namespace, each ClusterBaseModel in
+    `namespace` (where a BaseModel of the same name would win, M1, it is the
+    same query)."""
+    wanted = {(m.namespace or namespace, m.name) for m in cluster.models}
+    return [Query(namespace=ns, model=name) for ns, name in sorted(wanted)]
 
-    result = engine.solve(facts, 1)
-    _warn_denied(result, stderr)
-    answer = result.queries[1]
+
+def _print_single(output: str, query: Query, answer: engine.QueryAnswer, stdout: TextIO, stderr: TextIO) -> int:
     if answer.error is not None:
         raise OmeAspError(reasons.text(answer.error))
     if len(answer.verdicts) > CANDIDATE_LIMIT:
         raise OmeAspError("runtime candidate snapshot exceeds the CLI collection limit")
     if answer.note is not None:
         print(reasons.text(answer.note), file=stderr)
-
-    if args.output in ("json", "yaml"):
-        document = report.explain_json(query, answer)
-        if args.output == "json":
-            stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-        else:
-            stdout.write(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
-        return EXIT_OK
-    if not answer.verdicts:
-        # E6: no candidates at all, no table.
-        print("No serving runtimes found in the selected namespace or at cluster scope.", file=stderr)
-        return EXIT_OK
-    stdout.write(report.explain_table(answer, wide=args.output == "wide"))
+    if output in ("json", "yaml"):
+        _dump(report.explain_json(query, answer), output, stdout)
+    elif not answer.verdicts:
+        print(NO_RUNTIMES, file=stderr)  # E6: no candidates at all, no table
+    else:
+        stdout.write(report.explain_table(answer, wide=output == "wide"))
     return EXIT_OK
+
+
+def _print_batch(output: str, queries: list[Query], result: engine.Answer, stdout: TextIO) -> int:
+    """One report per query: a List of reports, or table sections headed by the
+    equivalent single command. A query's error is part of its report; the exit
+    code is 1 when any query has one."""
+    answers = [result.queries[n] for n in range(1, len(queries) + 1)]
+    if output in ("json", "yaml"):
+        items = [report.explain_json(q, a) for q, a in zip(queries, answers)]
+        _dump({"apiVersion": report.API_VERSION, "kind": "List", "items": items}, output, stdout)
+    else:
+        sections = []
+        for query, answer in zip(queries, answers):
+            header = f"# explain --model {query.model} -n {query.namespace}\n"
+            if answer.error is not None:
+                body = f"error: {reasons.text(answer.error)}\n"
+            elif not answer.verdicts:
+                body = NO_RUNTIMES + "\n"
+            else:
+                body = report.explain_table(answer, wide=output == "wide")
+            sections.append(header + body)
+        stdout.write("\n".join(sections))
+    return EXIT_ERROR if any(a.error is not None for a in answers) else EXIT_OK
+
+
+def _dump(document: dict, output: str, stdout: TextIO) -> None:
+    if output == "json":
+        stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    else:
+        stdout.write(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
 
 
 def _warn_denied(result: engine.Answer, stderr: TextIO) -> None:
     """I9: one line per runtime the admission webhook would deny."""
     for runtime in sorted(result.denied, key=report.runtime_sort_key):
         message = reasons.admission_text(result.denied[runtime], runtime, result.unknown_classes.get(runtime, []))
-        print(f"warning: {report.object_ref(runtime)} would be denied by admission: {message}", file=stderr)
+        print(f"warning: {runtime} would be denied by admission: {message}", file=stderr)
+
+
+def _stats_line(facts, result: engine.Answer) -> str:
+    rows = sum(len(a.verdicts) for a in result.queries.values())
+    qualifying = sum(len(a.ranking) for a in result.queries.values())
+    return (
+        f"stats: queries {len(result.queries)}, facts {facts.program.count(chr(10))}, "
+        f"ground atoms {result.stats['atoms']:.0f}, ground rules {result.stats['rules']:.0f}, "
+        f"rows {rows}, qualifying {qualifying}"
+    )
 
 
 def _facts_header(args) -> str:
     # User strings go through json.dumps: a newline in a name must not end the comment.
-    target = f"--model {json.dumps(args.model)}" if args.model is not None else f"--isvc {json.dumps(args.isvc)}"
+    if args.all_models:
+        target = "--all-models"
+    elif args.model is not None:
+        target = f"--model {json.dumps(args.model)}"
+    else:
+        target = f"--isvc {json.dumps(args.isvc)}"
     return (
         f"% ome-asp {__version__} facts for: explain {target} -n {json.dumps(args.namespace)}\n"
         "% replay: python -m clingo THIS_FILE encoding/main.lp\n"
     )
+
+
+if __name__ == "__main__":
+    console_main()

@@ -244,7 +244,8 @@ def test_I11_other_kinds_are_reported(tmp_path):
     path = write(tmp_path, model(), deployment, runtime("rt"))
     result = run_cli("explain", "--model", "m", "-f", path)
     assert result.code == 0
-    assert result.stderr == f"warning: {path}: document 2: kind Deployment is not read by ome-asp\n"
+    # I11's form with the line where the document starts (docs/decisions.md D-14)
+    assert result.stderr == f"warning: {path}:14: document 2: kind Deployment is not read by ome-asp\n"
 
 
 def test_I4_E2_input_error_is_one_line(tmp_path):
@@ -252,7 +253,7 @@ def test_I4_E2_input_error_is_one_line(tmp_path):
     path = write(tmp_path, model(), bad)
     result = run_cli("explain", "--model", "m", "-f", path)
     assert result.code == 1 and result.stdout == ""
-    assert result.stderr.startswith(f"error: {path}: document 2: ClusterServingRuntime rt: spec.supportedModelFormats[0].priority: ")
+    assert result.stderr.startswith(f"error: {path}:28: document 2: ClusterServingRuntime rt: spec.supportedModelFormats[0].priority: ")
     assert result.stderr.count("\n") == 1
 
 

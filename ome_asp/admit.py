@@ -1,0 +1,92 @@
+"""`ome-asp admit`: the runtime admission webhook (spec W1-W6, I9, I10) on
+every ServingRuntime and ClusterServingRuntime of the input.
+
+    ome-asp admit -f PATH... [-o text|json|yaml]
+
+Each runtime is checked in the canonical order of I10 (kind, namespace,
+name) against the other objects given; only encoding/input.lp and
+encoding/admission.lp are grounded (`engine.admit`), which decide the
+denials; the messages are reasons.admission_text's. Text: one line per
+runtime, `<Kind> <ns>/<name>: ALLOWED` or `... : DENIED: <message>`, then
+`<n> runtimes: <a> allowed, <d> denied`. Exit 1 when any is denied, 2 on a
+usage or input error, 3 on an internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from . import engine, limits, reasons, report
+from .facts import build_facts
+
+EXIT_ALLOWED = 0
+EXIT_DENIED = 1  # the normal negative result: some runtime is denied
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    """Register `admit` on the CLI's subcommands."""
+    parser = commands.add_parser(
+        "admit",
+        help="the runtime admission webhook's verdict on every runtime of the manifests",
+        description="Check every ServingRuntime and ClusterServingRuntime as OME's admission webhook "
+        "does (W-rules), in the context of the other objects given.",
+    )
+    # explain's input flags but -n: admission does not depend on a namespace
+    parser.add_argument(
+        "-f", "--filename", action="append", default=[], metavar="PATH",
+        help="manifests: a file, a directory (read recursively) or - for stdin; repeatable",
+    )
+    parser.add_argument("--strict", action="store_true", help="treat every warning as an input error")
+    parser.add_argument(
+        "--max-input-size", type=limits.parse_byte_size, default=limits.format_byte_size(limits.MAX_INPUT_BYTES),
+        metavar="SIZE", help="refuse inputs larger than SIZE in total: bytes, or a quantity such as 512Mi (default: %(default)s)",
+    )
+    parser.add_argument("-o", "--output", choices=("text", "json", "yaml"), default="text")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+    from .cli import _dump, load_cluster  # cli imports this module
+
+    cluster = load_cluster(args, stdin, stderr)
+    facts = build_facts(cluster, [])
+    args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
+    verdicts = admission(facts, engine.admit(facts))
+    denied = sum(1 for _, message in verdicts if message is not None)
+    if args.output == "text":
+        for runtime, message in verdicts:
+            print(f"{runtime}: ALLOWED" if message is None else f"{runtime}: DENIED: {message}", file=stdout)
+        print(f"{len(verdicts)} runtime{'' if len(verdicts) == 1 else 's'}: "
+              f"{len(verdicts) - denied} allowed, {denied} denied", file=stdout)
+    else:
+        _dump(document(verdicts), args.output, stdout)
+    return EXIT_DENIED if denied else EXIT_ALLOWED
+
+
+def admission(facts, answer: engine.Answer) -> list[tuple]:
+    """(runtime, denial message or None) for every declared runtime, in I10's order."""
+    return [
+        (
+            runtime,
+            None if runtime not in answer.denied
+            else reasons.admission_text(answer.denied[runtime], runtime, answer.unknown_classes.get(runtime, [])),
+        )
+        for runtime in sorted(facts.runtimes.values(), key=report.runtime_sort_key)
+    ]
+
+
+def document(verdicts: list[tuple]) -> dict:
+    """The AdmissionReport (README, "admit")."""
+    denied = sum(1 for _, message in verdicts if message is not None)
+    return {
+        "apiVersion": report.API_VERSION,
+        "kind": "AdmissionReport",
+        "items": [
+            {**report.runtime_json(runtime), "allowed": message is None, "message": message}
+            for runtime, message in verdicts
+        ],
+        "allowed": len(verdicts) - denied,
+        "denied": denied,
+    }

@@ -1,0 +1,130 @@
+"""`ome-asp serve --stdio`: a long-lived oracle answering JSON lines.
+
+Each input line is one request, each output line its answer, in order
+(protocol in docs/oracle.md):
+
+    {"id": 7, "namespace": "llama-demo", "model": "llama-3-2-3b-instruct"}
+    {"id": 8, "namespace": "llama-demo", "isvc": "llama-chat"}
+    {"id": 9, "namespace": "ns", "model": "m", "manifests": [{...}, ...]}
+    -> {"id": 7, "report": {...RuntimeExplainReport...}}
+    -> {"id": 9, "error": "clusterbasemodels.ome.io \"m\" not found"}
+
+Requests without `manifests` ask about the cluster loaded at start (-f). The
+first request in a namespace evaluates every model and InferenceService of
+that namespace in one grounding (batch keys, as `explain --all-models`), so
+later requests there are answered from memory; no clingo state outlives a
+batch, and at most `CACHED_NAMESPACES` namespaces are kept. A request with
+`manifests` is a case of its own, solved as one query.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import OrderedDict
+from typing import TextIO
+
+import yaml
+
+from . import engine, reasons, report
+from .errors import OmeAspError
+from .facts import Query, build_facts
+from .loader import load
+from .objects import Cluster
+
+CACHED_NAMESPACES = 64
+
+
+class Oracle:
+    """Answers queries about one cluster, a namespace's worth at a time."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self._answers: OrderedDict[str, dict[Query, engine.QueryAnswer]] = OrderedDict()
+
+    def answer(self, query: Query) -> engine.QueryAnswer:
+        answers = self._namespace(query.namespace)
+        if query not in answers:  # a name the cluster does not have: an error answer
+            answers[query] = solve_one(self.cluster, query)
+        return answers[query]
+
+    def _namespace(self, namespace: str) -> dict[Query, engine.QueryAnswer]:
+        if namespace in self._answers:
+            self._answers.move_to_end(namespace)
+            return self._answers[namespace]
+        queries = namespace_queries(self.cluster, namespace)
+        answers = {}
+        if queries:
+            result = engine.solve(build_facts(self.cluster, queries), len(queries))
+            answers = {q: result.queries[n] for n, q in enumerate(queries, 1)}
+        self._answers[namespace] = answers
+        if len(self._answers) > CACHED_NAMESPACES:
+            self._answers.popitem(last=False)
+        return answers
+
+
+def namespace_queries(cluster: Cluster, namespace: str) -> list[Query]:
+    """Every query that can succeed in `namespace`: its BaseModels, every
+    ClusterBaseModel, and its InferenceServices."""
+    models = sorted({m.name for m in cluster.models if m.namespace in (None, namespace)})
+    isvcs = sorted(i.name for i in cluster.inference_services if i.namespace == namespace)
+    return [Query(namespace, model=m) for m in models] + [Query(namespace, isvc=i) for i in isvcs]
+
+
+def solve_one(cluster: Cluster, query: Query) -> engine.QueryAnswer:
+    return engine.solve(build_facts(cluster, [query]), 1).queries[1]
+
+
+def respond(request: dict, oracle: Oracle | None) -> dict:
+    """The answer to one request (a dict), never raising for the user's mistakes."""
+    response = {"id": request.get("id")}
+    try:
+        query = _query(request)
+        if "manifests" in request:
+            answer = solve_one(_case_cluster(request["manifests"]), query)
+        elif oracle is None:
+            raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
+        else:
+            answer = oracle.answer(query)
+        if answer.error is not None:
+            raise OmeAspError(reasons.text(answer.error))
+        response["report"] = report.explain_json(query, answer)
+    except OmeAspError as error:
+        response["error"] = str(error)
+    return response
+
+
+def _query(request: dict) -> Query:
+    namespace = request.get("namespace", "default")
+    model, isvc = request.get("model"), request.get("isvc")
+    if not isinstance(namespace, str) or (model is None) == (isvc is None):
+        raise OmeAspError('a request needs "namespace" (a string, default "default") and exactly one of "model" or "isvc"')
+    if not isinstance(model if model is not None else isvc, str):
+        raise OmeAspError('"model" and "isvc" are names (strings)')
+    return Query(namespace, model=model, isvc=isvc)
+
+
+def _case_cluster(manifests) -> Cluster:
+    if not isinstance(manifests, list):
+        raise OmeAspError('"manifests" must be a list of objects')
+    stream = yaml.safe_dump_all(manifests, allow_unicode=True).encode()
+    return load(["-"], stdin=io.BytesIO(stream))
+
+
+def serve(cluster: Cluster | None, stdin: TextIO, stdout: TextIO) -> int:
+    """Answer every line of `stdin` on `stdout` until end of input."""
+    oracle = None if cluster is None else Oracle(cluster)
+    for number, line in enumerate(stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict):
+                raise ValueError("a request is a JSON object")
+        except ValueError as error:
+            response = {"id": None, "error": f"line {number}: not a JSON request: {error}"}
+        else:
+            response = respond(request, oracle)
+        stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+        stdout.flush()
+    return 0

@@ -1,0 +1,414 @@
+"""`ome-asp steer`: the smallest edits that make a wanted runtime the selected one.
+
+Python offers candidate edits from a fixed vocabulary, each with the exact
+values it would write (the thresholds the rivals' scores set); the encoding
+(encoding/steer.lp) re-evaluates the whole specification on the edited cluster
+and picks the minimal edit sets by optimization. Every edit set found is then
+applied to the manifests and checked by a fresh selection, never assumed.
+
+Vocabulary (docs/troubleshooting.md): set the priority of one of the wanted
+runtime's entries; set one of its weights; set `autoSelect: true` on an entry;
+widen its size range to the model's size, or drop it; disable a rival.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+
+from . import engine, reasons
+from .errors import OmeAspError
+from .facts import EntryTables, FactBuilder, Facts, Query, RuntimeRef, Term, build_facts, const, runtime_id
+from .objects import CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Cluster, Runtime, SizeRange
+from .sizes import format_exact, parse_size
+
+# The predicates an edit can change; their facts arrive as base_* (steer.lp).
+EDITABLE = frozenset({
+    "entry", "entry_priority", "entry_auto_select", "runtime_disabled",
+    "runtime_size_range", "runtime_size_bound", "runtime_range_width",
+})
+KIND_ORDER = {"priority": 1, "weight": 2, "autoSelect": 3, "sizeRange": 4, "disable": 5}
+INT32_MAX, INT64_MIN, INT64_MAX = 2**31 - 1, -(2**63), 2**63 - 1
+MAX_SETS = 5
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change to one runtime's manifest."""
+
+    kind: str  # a key of KIND_ORDER
+    runtime: RuntimeRef
+    path: str  # the YAML path it sets or removes, e.g. spec.supportedModelFormats[0].priority
+    old: object  # the value before (None: absent)
+    new: object  # the value after (None: removed)
+    entry: int | None = None
+    side: str | None = None  # format | framework, for a weight
+    bound: str | None = None  # min | max, for a widened range
+
+    def describe(self) -> str:
+        shown = lambda v: "absent" if v is None else ("true" if v is True else "false" if v is False else str(v))  # noqa: E731
+        if self.kind == "disable":
+            return f"{self.runtime}: spec.disabled: {shown(self.old)} → true"
+        if self.new is None:
+            return f"{self.runtime}: remove {self.path}"
+        return f"{self.runtime}: {self.path}: {shown(self.old)} → {shown(self.new)}"
+
+    def json_patch(self) -> dict:
+        """The RFC 6902 operation (as `kubectl patch --type=json` takes it)."""
+        pointer = "/" + self.path.replace("[", ".").replace("]", "").replace(".", "/")
+        if self.new is None:
+            return {"op": "remove", "path": pointer}
+        # "add" sets a member whether or not the manifest wrote it (a weight
+        # may be absent and defaulted, I3).
+        return {"op": "add", "path": pointer, "value": self.new}
+
+    def apply(self, runtime: Runtime) -> Runtime:
+        if self.kind == "disable":
+            return dataclasses.replace(runtime, disabled=True)
+        if self.kind == "sizeRange":
+            if self.new is None:
+                return dataclasses.replace(runtime, size_range=None)
+            return dataclasses.replace(runtime, size_range=dataclasses.replace(runtime.size_range, **{self.bound: self.new}))
+        entries = list(runtime.entries)
+        entry = entries[self.entry]
+        if self.kind == "priority":
+            entry = dataclasses.replace(entry, priority=self.new)
+        elif self.kind == "autoSelect":
+            entry = dataclasses.replace(entry, auto_select=True)
+        else:
+            side = "model_format" if self.side == "format" else "model_framework"
+            entry = dataclasses.replace(entry, **{side: dataclasses.replace(getattr(entry, side), weight=self.new)})
+        entries[self.entry] = entry
+        return dataclasses.replace(runtime, entries=tuple(entries))
+
+
+@dataclass
+class EditSet:
+    edits: list[Edit]
+    answer: engine.QueryAnswer  # selection re-run on the edited manifests
+
+
+@dataclass
+class SteerResult:
+    want: RuntimeRef
+    query: Query
+    blockers: list[RuntimeRef]  # ServingRuntimes that come before the wanted ClusterServingRuntime whatever its score
+    edit_sets: list[EditSet]
+    before: engine.QueryAnswer
+    impossible: list[str]  # why no edit set exists (reason texts), when none does
+    candidates: list[Edit]  # every edit considered (the vocabulary applied to this cluster)
+
+
+def resolve_want(cluster: Cluster, namespace: str, want: str) -> RuntimeRef:
+    """--want NAME, ServingRuntime/NAME or ClusterServingRuntime/NAME."""
+    kind, _, name = want.rpartition("/")
+    if kind not in ("", SERVING_RUNTIME, CLUSTER_SERVING_RUNTIME):
+        raise OmeAspError(f"--want: {kind!r} is not ServingRuntime or ClusterServingRuntime")
+    found = [RuntimeRef(r.kind, r.namespace, r.name) for r in cluster.runtimes
+             if r.name == name and r.kind in ((kind,) if kind else (SERVING_RUNTIME, CLUSTER_SERVING_RUNTIME))
+             and r.namespace in (None, namespace)]
+    if not found:
+        raise OmeAspError(f"--want: no runtime {want!r} is a candidate in namespace {namespace!r}")
+    if len(found) > 1:
+        raise OmeAspError(f"--want: {name!r} names a ServingRuntime and a ClusterServingRuntime; "
+                          f"write ServingRuntime/{name} or ClusterServingRuntime/{name}")
+    return found[0]
+
+
+def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
+    before = engine.solve(build_facts(cluster, [query]), 1).queries[1]
+    if before.error is not None:
+        raise OmeAspError(reasons.text(before.error))
+    if want not in before.verdicts:
+        raise OmeAspError(f"{want} is not a candidate: the admission webhook would deny it (see the warning above)")
+    # O1: qualifying ServingRuntimes come before a ClusterServingRuntime whatever
+    # its score; then the goal is the first ClusterServingRuntime.
+    blockers = [] if want.namespaced else [r for r in before.ranking if r.namespaced]
+    goal = "cluster" if blockers else "all"
+    runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
+    rivals = [r for r in before.ranking if r != want and (goal == "all" or not r.namespaced)]
+    candidates = _Candidates(cluster, query, runtime, before, rivals, goal)
+    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts)
+    found = _solve(facts, candidates)
+    edit_sets = [_verify(cluster, query, want, edits, goal) for edits in found]
+    impossible = [] if edit_sets else _why_impossible(before.verdicts[want])
+    return SteerResult(want, query, blockers, edit_sets, before, impossible, list(candidates.edits.values()))
+
+
+class _Candidates:
+    """The candidate edits: for each, the facts that describe it."""
+
+    def __init__(self, cluster: Cluster, query: Query, runtime: Runtime, before: engine.QueryAnswer,
+                 rivals: list[RuntimeRef], goal: str) -> None:
+        self.runtime = runtime
+        self.goal = goal
+        self.want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
+        self.before = before
+        self.rivals = rivals
+        self.model_size = _model_size(cluster, query, before)
+        self.edits: dict[str, Edit] = {}  # the edit's term, as clingo prints it -> the edit
+
+    def add_facts(self, builder: FactBuilder, entries: EntryTables) -> None:
+        fact = builder.fact
+        t = runtime_id(self.runtime.kind, self.runtime.namespace, self.runtime.name)
+        fact.wanted(t)
+        fact.steer_rivals(const(self.goal))
+        targets = sorted({self.before.verdicts[r].score for r in self.rivals} | {0})
+        priorities = set()
+        for i, entry in enumerate(self.runtime.entries):
+            a = _reading(entry.model_format.weight, 10) + _reading(entry.model_framework.weight, 5)
+            priorities |= {p for s in targets for p in _thresholds(s, a) if 1 <= p <= INT32_MAX}
+        for i, entry in enumerate(self.runtime.entries):
+            for p in sorted(priorities - {entry.priority or 1}):
+                edit = Edit("priority", self.want, f"spec.supportedModelFormats[{i}].priority", entry.priority, p, entry=i)
+                term = self._edit(builder, edit, f"priority({i},{p})", ("number", i), abs(p - (entry.priority or 1)), 3)
+                fact.edit_priority(term, i, p)
+                fact.edit_weights(term, i, entries.weights(dataclasses.replace(entry, priority=p)))
+            p = entry.priority or 1
+            for side, ref, other, default in (("format", entry.model_format, entry.model_framework, (10, 5)),
+                                              ("framework", entry.model_framework, entry.model_format, (5, 10))):
+                other_read = _reading(other.weight, default[1])
+                values = {w for s in targets for w in _weight_thresholds(s, p, other_read) if INT64_MIN <= w <= INT64_MAX}
+                for w in sorted(values - {ref.weight}):
+                    path = f"spec.supportedModelFormats[{i}].{'modelFormat' if side == 'format' else 'modelFramework'}.weight"
+                    edit = Edit("weight", self.want, path, ref.weight, w, entry=i, side=side)
+                    term = self._edit(builder, edit, f"weight({i},{side},{_int_term(w)})", ("number", i), abs(w - ref.weight), 2)
+                    changed = dataclasses.replace(ref, weight=w)
+                    field = "model_format" if side == "format" else "model_framework"
+                    fact.edit_weights(term, i, entries.weights(dataclasses.replace(entry, **{field: changed})))
+            if entry.auto_select is not True:
+                edit = Edit("autoSelect", self.want, f"spec.supportedModelFormats[{i}].autoSelect", entry.auto_select, True, entry=i)
+                fact.edit_auto_select(self._edit(builder, edit, f"auto_select({i})", ("auto_select", i)), i)
+        self._range_edits(builder)
+        for rival in self.rivals:
+            rival_rt = runtime_id(rival.kind, rival.namespace, rival.name)
+            edit = Edit("disable", rival, "spec.disabled", None, True)
+            fact.edit_disable(self._edit(builder, edit, f"disable({rival_rt.text})", ("disable", rival_rt)), rival_rt)
+
+    def _range_edits(self, builder: FactBuilder) -> None:
+        fact, exact = builder.fact, builder.exact
+        size_range = self.runtime.size_range
+        if size_range is None:
+            return
+        worst = 0  # dropping is the largest change a range edit can make
+        if self.model_size is not None:
+            text, size = self.model_size
+            fact.size_gap(exact(size), exact(size), exact(0))
+            for bound, outside in (("min", lambda b: size < b), ("max", lambda b: size > b)):
+                old = getattr(size_range, bound)
+                if old is None or not outside(parse_size(old)):
+                    continue
+                edit = Edit("sizeRange", self.want, f"spec.modelSizeRange.{bound}", old, text, bound=bound)
+                change = abs(parse_size(old) - size)
+                worst = max(worst, change)
+                term = self._edit(builder, edit, f"widen({bound})", ("range",), change, 1)
+                fact.edit_bound(term, const(bound), text, exact(size))
+                other = size_range.max if bound == "min" else size_range.min
+                if other is not None:
+                    low, high = (size, parse_size(other)) if bound == "min" else (parse_size(other), size)
+                    fact.edit_width(term, exact(high - low))
+        edit = Edit("sizeRange", self.want, "spec.modelSizeRange", {k: v for k, v in (("min", size_range.min), ("max", size_range.max)) if v is not None}, None)
+        fact.edit_drop_range(self._edit(builder, edit, "drop_range", ("range",), worst + 1, 1))
+
+    def _edit(self, builder: FactBuilder, edit: Edit, text: str, slot: tuple, change=None, level=None) -> Term:
+        fact = builder.fact
+        term = Term(text)
+        self.edits[text] = edit
+        fact.edit(term)
+        fact.edit_kind(term, KIND_ORDER[edit.kind])
+        fact.edit_slot(term, Term(_slot_text(slot)))
+        if edit.runtime != self.want:
+            fact.edit_on_other(term)
+        if change is not None:
+            fact.edit_change(term, level, builder.exact(change))
+        return term
+
+
+def _slot_text(slot: tuple) -> str:
+    parts = [s.text if isinstance(s, Term) else str(s) for s in slot]
+    return f"{parts[0]}({','.join(parts[1:])})" if len(parts) > 1 else parts[0]
+
+
+def _int_term(value: int) -> str:
+    """An int64 as a term clingo can read: plain when it fits 32 bits, else a string."""
+    return str(value) if -(2**31) <= value <= INT32_MAX else f'"{value}"'
+
+
+def _reading(weight: int, zero_reads_as: int) -> int:
+    """S3: a stored weight of 0 counts as 10 (format) or 5 (framework)."""
+    return zero_reads_as if weight == 0 else weight
+
+
+def _thresholds(score: int, per_priority: int) -> set[int]:
+    """Priorities P with per_priority x P just above, or equal to, `score`."""
+    if per_priority <= 0:
+        return set()
+    above = {score // per_priority + 1}
+    return above | ({score // per_priority} if score % per_priority == 0 else set())
+
+
+def _weight_thresholds(score: int, priority: int, other: int) -> set[int]:
+    """Weights w with (w + other) x priority just above, or equal to, `score`."""
+    above = {score // priority - other + 1}
+    return above | ({score // priority - other} if score % priority == 0 else set())
+
+
+def _model_size(cluster: Cluster, query: Query, before: engine.QueryAnswer) -> tuple[str, Fraction] | None:
+    model = before.model
+    name = model.arguments[-1].string
+    namespace = model.arguments[0].string if model.name == "bm" else None
+    for m in cluster.models:
+        if m.name == name and m.namespace == namespace and m.size is not None:
+            return m.size, parse_size(m.size)
+    return None
+
+
+def _solve(facts: Facts, candidates: _Candidates) -> list[list[Edit]]:
+    ctl = engine.steer_control(facts.program)
+    found: list[list[Edit]] = []
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            if model.optimality_proven:
+                found.append([candidates.edits[str(s.arguments[0])] for s in model.symbols(shown=True)])
+                if len(found) == MAX_SETS:
+                    break
+    return found
+
+
+def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit], goal: str) -> EditSet:
+    """Apply the edits to the manifests and select again: the edit set must make
+    `want` the first runtime (the first ClusterServingRuntime when blocked)."""
+    by_ref = {e.runtime: [] for e in edits}
+    for e in edits:
+        by_ref[e.runtime].append(e)
+    runtimes = []
+    for rt in cluster.runtimes:
+        for e in by_ref.get(RuntimeRef(rt.kind, rt.namespace, rt.name), ()):
+            rt = e.apply(rt)
+        runtimes.append(rt)
+    edited = dataclasses.replace(cluster, runtimes=runtimes)
+    answer = engine.solve(build_facts(edited, [query]), 1).queries[1]
+    order = [r for r in answer.ranking if goal == "all" or not r.namespaced]
+    if not order or order[0] != want:
+        raise engine.InternalError(f"steer: the edit set {[e.describe() for e in edits]} does not make {want} win when applied")
+    return EditSet(sorted(edits, key=lambda e: (KIND_ORDER[e.kind], e.path)), answer)
+
+
+def _why_impossible(verdict: engine.Verdict) -> list[str]:
+    """The failed checks no edit of the vocabulary can fix (Q2-Q5), with their reasons."""
+    unfixable = {
+        "q2": "no edit re-enables a runtime: remove spec.disabled: true first",
+        "q3": "no edit changes accelerator classes",
+        "q4": "no edit changes deployment modes",
+        "q5": "no edit changes formats, frameworks, versions, architectures or pipelines",
+    }
+    texts = [f"{reasons.check_id(c)}: {reasons.text(term, verdict.format_details)} ({unfixable[c]})"
+             for c, term in verdict.failures.items() if c in unfixable]
+    return texts or ["no edit of the vocabulary lets it outrank the runtimes ahead of it"]
+
+
+# --- presenting a result -----------------------------------------------------
+
+
+def render_text(result: SteerResult) -> str:
+    """The edit sets as a readable list, each followed by the verified ranking."""
+    from .report import explain_table
+
+    want, query = result.want, result.query
+    target = f"model {query.model}" if query.model is not None else f"InferenceService {query.isvc}"
+    lines = [f"Want: {want} selected for {target} in namespace {query.namespace}."]
+    if result.blockers:
+        names = ", ".join(str(b) for b in result.blockers)
+        lines.append(f"{names} comes before every ClusterServingRuntime in {query.namespace} whatever the score (O1), "
+                     f"so the edits below make {want.name} the first ClusterServingRuntime.")
+    if not result.edit_sets:
+        lines.append(f"Impossible: no edit set makes {want.name} win, because")
+        lines += [f"  {reason}" for reason in result.impossible]
+        return "\n".join(lines) + "\n"
+    if not result.edit_sets[0].edits:
+        lines.append(f"{want.name} already ranks first: no edit is needed.")
+    for number, edit_set in enumerate(result.edit_sets, 1):
+        if not edit_set.edits:
+            continue
+        count = len(edit_set.edits)
+        lines += ["", f"Edit set {number} of {len(result.edit_sets)} ({count} edit{'s' if count > 1 else ''}):"]
+        lines += [f"  {k}. {edit.describe()}" for k, edit in enumerate(edit_set.edits, 1)]
+        lines += ["", f"Ranking after edit set {number} (selected again on the edited manifests):"]
+        lines.append(explain_table(edit_set.answer).rstrip("\n"))
+    if result.blockers:
+        first = result.blockers[0]
+        lines += ["", f"{first.name} still wins in {query.namespace} unless it is changed (for example spec.disabled: true "
+                      f"on {first}), or {want.name} is named in the InferenceService's spec.runtime.name, or a "
+                      f"ServingRuntime copy of {want.name} is created in {query.namespace}."]
+    return "\n".join(lines) + "\n"
+
+
+def to_document(result: SteerResult) -> dict:
+    """The result for -o yaml/json: each edit set as edits and as JSON patches per object."""
+    def ref(r: RuntimeRef) -> dict:
+        return {"kind": r.kind, "namespace": r.namespace, "name": r.name}
+
+    sets = []
+    for edit_set in result.edit_sets:
+        patches: dict[RuntimeRef, list[dict]] = {}
+        for edit in edit_set.edits:
+            patches.setdefault(edit.runtime, []).append(edit.json_patch())
+        sets.append({
+            "edits": [{"object": ref(e.runtime), "path": e.path, "from": e.old, "to": e.new} for e in edit_set.edits],
+            "patches": [{"object": ref(r), "patch": ops} for r, ops in patches.items()],
+            "rankingAfter": [ref(r) for r in edit_set.answer.ranking],
+        })
+    query = {"namespace": result.query.namespace}
+    query.update({"model": result.query.model} if result.query.model is not None else {"isvc": result.query.isvc})
+    return {
+        "apiVersion": "ome-asp/v1alpha1",
+        "kind": "SteerResult",
+        "query": query,
+        "want": ref(result.want),
+        "blockedBy": [ref(b) for b in result.blockers],
+        "editSets": sets,
+        "impossible": result.impossible or None,
+    }
+
+
+# --- the command line ---------------------------------------------------------
+
+
+def add_parser(commands, common) -> None:
+    """Register `steer` on the CLI's subcommands; `common` adds the shared flags."""
+    parser = commands.add_parser(
+        "steer",
+        help="the smallest edits to the manifests that make a runtime the selected one",
+        description="Compute minimal edit sets that make RUNTIME win, and verify each by selecting again.",
+    )
+    target = parser.add_argument_group("target (exactly one)")
+    target.add_argument("--model", metavar="NAME", help="a BaseModel in the namespace, else a ClusterBaseModel")
+    target.add_argument("--isvc", metavar="NAME", help="an InferenceService: also applies its accelerator class and deployment mode")
+    parser.add_argument("--want", required=True, metavar="RUNTIME",
+                        help="the runtime to make win: NAME, ServingRuntime/NAME or ClusterServingRuntime/NAME")
+    parser.add_argument("-o", "--output", choices=("text", "yaml", "json"), default="text")
+    common(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args, stdin, stdout, stderr) -> int:
+    import json
+
+    import yaml
+
+    from .cli import load_cluster
+    from .errors import UsageError
+
+    if (args.model is None) == (args.isvc is None):
+        raise UsageError("exactly one of --model or --isvc is required")
+    cluster = load_cluster(args, stdin, stderr)
+    query = Query(args.namespace, model=args.model, isvc=args.isvc)
+    result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want))
+    if args.output == "text":
+        stdout.write(render_text(result))
+    elif args.output == "json":
+        stdout.write(json.dumps(to_document(result), indent=2, ensure_ascii=False) + "\n")
+    else:
+        stdout.write(yaml.safe_dump(to_document(result), sort_keys=False, allow_unicode=True))
+    return 0 if result.edit_sets else 1

@@ -1,0 +1,176 @@
+"""`ome-asp steer`: minimal edit sets that make a runtime win, each verified
+(issue 3; spec O1, O2, O5, S3, W4, Z3, Q2-Q8)."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXTURES, run_cli
+from ome_asp import engine, steer
+from ome_asp.facts import Query, RuntimeRef, build_facts
+from ome_asp.loader import load
+from ome_asp.testing import strategies
+
+WORKED = str(FIXTURES / "worked-example")
+SEED = ["--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", WORKED]
+
+
+def test_seed_example_raises_the_priority_and_names_the_blocker():
+    """The seed: srt-llama-small becomes the first ClusterServingRuntime with
+    priority 3 -> 4 (score 8 > 6, S3/O2); team-llama still wins (O1)."""
+    result = run_cli("steer", *SEED, "--want", "srt-llama-small")
+    assert result.code == 0
+    assert "Edit set 1 of 1 (1 edit):\n  1. ClusterServingRuntime srt-llama-small: spec.supportedModelFormats[0].priority: 3 → 4\n" in result.stdout
+    assert "team-llama still wins in llama-demo unless it is changed" in result.stdout
+    assert "srt-llama-small is named in the InferenceService's spec.runtime.name" in result.stdout
+    ranking = result.stdout.split("selected again on the edited manifests):\n")[1].splitlines()[1:3]
+    assert [line.split()[0] for line in ranking] == ["team-llama", "srt-llama-small"]
+
+
+def test_yaml_output_is_a_json_patch_per_object():
+    document = yaml.safe_load(run_cli("steer", *SEED, "--want", "ClusterServingRuntime/srt-llama-small", "-o", "yaml").stdout)
+    assert document["kind"] == "SteerResult"
+    assert document["blockedBy"] == [{"kind": "ServingRuntime", "namespace": "llama-demo", "name": "team-llama"}]
+    (edit_set,) = document["editSets"]
+    assert edit_set["patches"] == [{
+        "object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "srt-llama-small"},
+        "patch": [{"op": "add", "path": "/spec/supportedModelFormats/0/priority", "value": 4}],
+    }]
+
+
+def test_the_winner_needs_no_edit():
+    result = run_cli("steer", *SEED, "--want", "team-llama")
+    assert result.code == 0 and "team-llama already ranks first: no edit is needed." in result.stdout
+
+
+def test_a_disabled_runtime_is_impossible_Q2():
+    path = str(FIXTURES / "examples" / "14.1-no-rows")
+    result = run_cli("steer", "--model", "llama-3-2-3b-instruct", "-n", "team-a", "-f", path, "--want", "vllm-legacy")
+    assert result.code == 1
+    assert "Impossible: no edit set makes vllm-legacy win, because\n  Q2: runtime is disabled (no edit re-enables a runtime" in result.stdout
+
+
+@pytest.mark.parametrize("want, message", [
+    ("nope", "error: --want: no runtime 'nope' is a candidate in namespace 'llama-demo'\n"),
+    ("Deployment/x", "error: --want: 'Deployment' is not ServingRuntime or ClusterServingRuntime\n"),
+])
+def test_unknown_wanted_runtime_is_a_usage_error(want, message):
+    result = run_cli("steer", *SEED, "--want", want)
+    assert (result.code, result.stderr) == (2, message)
+
+
+def test_a_name_in_both_kinds_must_say_which(tmp_path):
+    documents = list(yaml.safe_load_all(open(WORKED + "/manifests.yaml")))
+    twin = copy.deepcopy(next(d for d in documents if d["metadata"]["name"] == "team-llama"))
+    twin["kind"] = "ClusterServingRuntime"
+    del twin["metadata"]["namespace"]
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(documents + [twin]))
+    result = run_cli("steer", "--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", str(path), "--want", "team-llama")
+    assert result.code == 2
+    assert "write ServingRuntime/team-llama or ClusterServingRuntime/team-llama" in result.stderr
+
+
+# --- properties on random clusters ---------------------------------------------
+
+
+def patched(documents: list[dict], patches: list[dict]) -> list[dict]:
+    """Apply the -o json patches (RFC 6902 add/remove) to the manifests."""
+    documents = copy.deepcopy(documents)
+    for item in patches:
+        ref = item["object"]
+        (doc,) = [d for d in documents if d["kind"] == ref["kind"] and d["metadata"]["name"] == ref["name"]
+                  and d["metadata"].get("namespace", "default" if ref["namespace"] else None) == ref["namespace"]]
+        for op in item["patch"]:
+            *parents, last = op["path"].strip("/").split("/")
+            node = doc
+            for key in parents:
+                node = node[int(key)] if isinstance(node, list) else node.setdefault(key, {})
+            if op["op"] == "remove":
+                del node[last]
+            else:
+                node[last] = op["value"]
+    return documents
+
+
+def winner_among(path, query: dict, rivals: str) -> dict | None:
+    target = ["--isvc", query["isvc"]] if "isvc" in query else ["--model", query["model"]]
+    report = json.loads(run_cli("explain", *target, "-n", query["namespace"], "-f", str(path), "-o", "json").stdout)
+    rows = [r for r in report["rows"] if r["compatible"] and (rivals == "all" or r["kind"] == "ClusterServingRuntime")]
+    return rows[0] if rows else None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(case=strategies.clusters(), pick=st.integers(min_value=0, max_value=50))
+def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path, case, pick):
+    """Each edit set, applied as its JSON patches to the YAML and explained
+    afresh, puts the wanted runtime first (first ClusterServingRuntime when a
+    ServingRuntime blocks it, O1), so admission accepted it too (I9)."""
+    documents, query = case
+    path = tmp_path / "cluster.yaml"
+    path.write_text(yaml.safe_dump_all(documents))
+    cluster = load([str(path)])
+    q = Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
+    before = engine.solve(build_facts(cluster, [q]), 1).queries[1]
+    assume(before.error is None and before.verdicts)
+    want = sorted(before.verdicts, key=lambda r: (r.kind, r.name))[pick % len(before.verdicts)]
+    label = f"{want.kind}/{want.name}"
+    target = ["--isvc", query["isvc"]] if "isvc" in query else ["--model", query["model"]]
+    result = run_cli("steer", *target, "-n", query["namespace"], "-f", str(path), "--want", label, "-o", "json")
+    assert result.code in (0, 1), result.stderr
+    document = json.loads(result.stdout)
+    if result.code == 1:
+        assert document["editSets"] == [] and document["impossible"]
+        return
+    rivals = "cluster" if document["blockedBy"] else "all"
+    for edit_set in document["editSets"]:
+        edited = tmp_path / "edited.yaml"
+        edited.write_text(yaml.safe_dump_all(patched(documents, edit_set["patches"])))
+        first = winner_among(edited, query, rivals)
+        assert first is not None and (first["kind"], first["runtime"]) == (want.kind, want.name)
+
+
+def wins(cluster, query: Query, want: RuntimeRef, edits, rivals: str) -> bool:
+    edited = cluster
+    for edit in edits:
+        edited = type(cluster)(**{**edited.__dict__, "runtimes": [
+            edit.apply(r) if RuntimeRef(r.kind, r.namespace, r.name) == edit.runtime else r for r in edited.runtimes]})
+    order = [r for r in engine.solve(build_facts(edited, [query]), 1).queries[1].ranking if rivals == "all" or not r.namespaced]
+    return bool(order) and order[0] == want
+
+
+def compatible(edits) -> bool:
+    """At most one number per entry and one range edit: the vocabulary's slots."""
+    slots = [(e.kind in ("priority", "weight"), e.entry) if e.kind in ("priority", "weight") else (e.kind, e.entry, e.runtime)
+             for e in edits]
+    return len(slots) == len(set(slots))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=strategies.clusters(max_runtimes=4), pick=st.integers(min_value=0, max_value=50))
+def test_no_smaller_edit_set_exists(case, pick):
+    """Minimality, by brute force over the same vocabulary: no edit set with
+    fewer edits than the one found makes the runtime win; and when steer says
+    it is impossible, no single edit makes it win either."""
+    documents, query = case
+    cluster = load(["-"], stdin=__import__("io").BytesIO(yaml.safe_dump_all(documents).encode()))
+    q = Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
+    before = engine.solve(build_facts(cluster, [q]), 1).queries[1]
+    assume(before.error is None and before.verdicts)
+    want = sorted(before.verdicts, key=lambda r: (r.kind, r.name))[pick % len(before.verdicts)]
+    result = steer.steer(cluster, q, want)
+    rivals = "cluster" if result.blockers else "all"
+    size = len(result.edit_sets[0].edits) if result.edit_sets else 2
+    assert result.edit_sets or result.impossible
+    assume(len(result.candidates) <= 30 and size <= 2)
+    for smaller in range(size):
+        for edits in itertools.combinations(result.candidates, smaller):
+            if compatible(edits):
+                assert not wins(cluster, q, want, edits, rivals), [e.describe() for e in edits]
