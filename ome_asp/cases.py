@@ -1,0 +1,433 @@
+"""The conformance case format: read, validate, run and write cases.
+
+A case is a directory with three files (docs/oracle.md, "Conformance cases"):
+
+    case.yaml       description, rules (spec ids), profile, query, check (commands)
+    manifests.yaml  the cluster: a multi-document YAML stream
+    expected.yaml   one answer per checked command: explain, select, admit
+
+An answer is the command's JSON report reduced to what the specification
+decides (`explain_answer`, `select_answer`, `admit_answer`): for explain the
+selected runtime, the ranking (score, distance, PRIORITY, WEIGHT), each No
+row's failed checks and reason, the no-runtime message; or the error. The
+optional keys `table` (explain's stdout with the default table output),
+`stderr` and `exit` are compared only when the expected answer has them.
+
+ome-asp answers a case by running its own command line in-process
+(`cli.main`), with manifests.yaml on stdin (so messages name the input
+`<stdin>` wherever the corpus lives) and the case's profile passed through
+`profile_flags`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .errors import InputError
+from .schema import validate
+
+CASE_FILE, MANIFESTS_FILE, EXPECTED_FILE = "case.yaml", "manifests.yaml", "expected.yaml"
+DEFAULT_PROFILE = "v1.3"
+PROFILES = ("v1.3", "v1.2.2", "code-v0.1.5")
+COMMANDS = ("explain", "select", "admit")
+CHECK_IDS = ("Q2", "Q3", "Q4", "Q5", "Q6", "Q7", "Q8")
+OPTIONAL_KEYS = ("table", "stderr", "exit")  # compared only when expected
+
+_RUNTIME_PROPERTIES = {
+    "kind": {"enum": ["ServingRuntime", "ClusterServingRuntime"]},
+    "namespace": {"type": ["string", "null"], "description": "the namespace of a ServingRuntime; null for a ClusterServingRuntime"},
+    "name": {"type": "string"},
+}
+_RUNTIME_KEYS = ["kind", "namespace", "name"]
+_STRINGS = {"type": "array", "items": {"type": "string"}}
+_OUTPUT = {
+    "stderr": {"type": "string", "description": "exact stderr of the command (compared only when given)"},
+    "exit": {"type": "integer", "description": "exit code of the command (compared only when given)"},
+}
+
+CASE_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "ome-asp/case.schema.json",
+    "title": "case.yaml of an ome-asp conformance case",
+    "type": "object",
+    "required": ["description", "rules", "profile", "query", "check"],
+    "additionalProperties": False,
+    "properties": {
+        "description": {"type": "string", "minLength": 1},
+        "rules": {
+            "description": "the spec.md rule ids the case exercises",
+            "type": "array", "minItems": 1, "uniqueItems": True,
+            "items": {"type": "string", "pattern": "^[IMQVZADSOEXW][0-9]+$"},
+        },
+        "profile": {"enum": list(PROFILES)},
+        "query": {
+            "type": "object",
+            "required": ["namespace"],
+            "additionalProperties": False,
+            "properties": {
+                "namespace": {"type": "string"},
+                "model": {"type": "string"},
+                "isvc": {"type": "string"},
+                "flags": {"description": "extra explain flags (E1, E3); implementations without a CLI skip such cases", **_STRINGS},
+            },
+            "oneOf": [{"required": ["model"]}, {"required": ["isvc"]}],
+        },
+        "check": {
+            "description": "the commands whose answers expected.yaml gives; always explain",
+            "type": "array", "minItems": 1, "uniqueItems": True,
+            "items": {"enum": list(COMMANDS)}, "contains": {"const": "explain"},
+        },
+    },
+}
+
+EXPECTED_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "ome-asp/expected.schema.json",
+    "title": "expected.yaml of an ome-asp conformance case",
+    "type": "object",
+    "minProperties": 1,
+    "additionalProperties": False,
+    "properties": {name: {"$ref": f"#/$defs/{name}"} for name in COMMANDS},
+    "$defs": {
+        "runtime": {"type": "object", "required": _RUNTIME_KEYS, "additionalProperties": False, "properties": _RUNTIME_PROPERTIES},
+        "error": {
+            "type": "object", "required": ["error"], "additionalProperties": False,
+            "properties": {"error": {"type": "string", "description": "the message after `error: `"}, **_OUTPUT},
+        },
+        "explain": {"oneOf": [{"$ref": "#/$defs/error"}, {"$ref": "#/$defs/explainReport"}]},
+        "explainReport": {
+            "type": "object", "required": ["selected", "ranking", "rejected", "message"], "additionalProperties": False,
+            "properties": {
+                "selected": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/runtime"}]},
+                "ranking": {"description": "the Yes rows in O-order", "type": "array", "items": {"$ref": "#/$defs/ranked"}},
+                "rejected": {"description": "the No rows in E10 order", "type": "array", "items": {"$ref": "#/$defs/rejected"}},
+                "message": {"type": ["string", "null"], "description": "the O8 no-runtime message, or null"},
+                "table": {"type": "string", "description": "exact stdout of explain with the default table output"},
+                **_OUTPUT,
+            },
+        },
+        "ranked": {
+            "type": "object", "additionalProperties": False,
+            "required": _RUNTIME_KEYS + ["score", "distance", "priority", "weight"],
+            "properties": {
+                **_RUNTIME_PROPERTIES,
+                "score": {"type": "integer", "description": "S1"},
+                "distance": {"type": ["string", "null"], "pattern": "^[0-9]+(\\.[0-9]+)?$",
+                             "description": "Z5, exact decimal; null when the model has no size"},
+                "priority": {"type": "integer", "description": "E9 PRIORITY"},
+                "weight": {"type": "integer", "description": "E9 WEIGHT"},
+            },
+        },
+        "rejected": {
+            "type": "object", "additionalProperties": False,
+            "required": _RUNTIME_KEYS + ["failedCheck", "reason", "checks"],
+            "properties": {
+                **_RUNTIME_PROPERTIES,
+                "failedCheck": {"enum": list(CHECK_IDS), "description": "the first failed check (Q2-Q8)"},
+                "reason": {"type": "string", "description": "its E14 reason"},
+                "checks": {"description": "every failed check, in order", "type": "array", "minItems": 1,
+                           "items": {"enum": list(CHECK_IDS)}},
+            },
+        },
+        "select": {"oneOf": [{"$ref": "#/$defs/error"}, {"$ref": "#/$defs/selection"}]},
+        "selection": {
+            "type": "object", "additionalProperties": False,
+            "required": ["explicit", "selected", "message", "warnings", "admission", "condition", "events"],
+            "properties": {
+                "explicit": {"type": "boolean"},
+                "selected": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/runtime"}]},
+                "message": {"type": ["string", "null"]},
+                "warnings": _STRINGS,
+                "admission": {
+                    "type": "object", "additionalProperties": False, "required": ["path", "allowed", "warnings", "denial"],
+                    "properties": {"path": {"type": "boolean"}, "allowed": {"type": "boolean"},
+                                   "warnings": _STRINGS, "denial": {"type": ["string", "null"]}},
+                },
+                "condition": {"oneOf": [{"type": "null"}, {
+                    "type": "object", "additionalProperties": False, "required": ["type", "status", "reason", "message"],
+                    "properties": {"type": {"const": "RuntimeReady"}, "status": {"enum": ["True", "False"]},
+                                   "reason": {"type": "string"}, "message": {"type": ["string", "null"]}},
+                }]},
+                "events": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False, "required": ["type", "reason", "message"],
+                    "properties": {"type": {"const": "Warning"}, "reason": {"type": "string"}, "message": {"type": "string"}},
+                }},
+                **_OUTPUT,
+            },
+        },
+        "admit": {"oneOf": [{"$ref": "#/$defs/error"}, {
+            "type": "object", "additionalProperties": False, "required": ["items"],
+            "properties": {
+                "items": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False, "required": _RUNTIME_KEYS + ["allowed", "message"],
+                    "properties": {**_RUNTIME_PROPERTIES, "allowed": {"type": "boolean"}, "message": {"type": ["string", "null"]}},
+                }},
+                **_OUTPUT,
+            },
+        }]},
+    },
+}
+
+SCHEMAS = {"case.schema.json": CASE_SCHEMA, "expected.schema.json": EXPECTED_SCHEMA}
+
+
+@dataclass
+class Case:
+    directory: Path
+    name: str  # the directory relative to where it was found
+    spec: dict  # case.yaml
+    manifests: bytes  # manifests.yaml as written
+    expected: dict | None  # expected.yaml, None when the file is missing
+
+    @property
+    def query(self) -> dict:
+        return self.spec["query"]
+
+    @property
+    def profile(self) -> str:
+        return self.spec["profile"]
+
+    def documents(self) -> list:
+        return [d for d in yaml.safe_load_all(self.manifests) if d is not None]
+
+
+# --- finding and reading cases ------------------------------------------------
+
+
+def find(paths: list[str]) -> list[tuple[Path, str]]:
+    """(directory, name) of every case under `paths` (a directory holding case.yaml), sorted."""
+    found = []
+    for path in map(Path, paths):
+        if not path.exists():
+            raise InputError(f"{path}: no such file or directory")
+        base = path if path.is_dir() else path.parent
+        marker = [path] if path.name == CASE_FILE else sorted(base.rglob(CASE_FILE))
+        for file in marker:
+            name = file.parent.relative_to(base).as_posix()
+            found.append((file.parent, name if name != "." else file.parent.name))
+    if not found:
+        raise InputError(f"no cases (directories with a {CASE_FILE}) under {', '.join(paths)}")
+    return found
+
+
+def load_case(directory: Path, name: str | None = None) -> Case:
+    """Read and validate one case; a malformed case is an InputError naming the file."""
+    spec = _read_yaml(directory / CASE_FILE)
+    _check(directory / CASE_FILE, spec, CASE_SCHEMA)
+    manifests_path = directory / MANIFESTS_FILE
+    if not manifests_path.is_file():
+        raise InputError(f"{manifests_path}: missing")
+    expected = None
+    if (directory / EXPECTED_FILE).is_file():
+        expected = _read_yaml(directory / EXPECTED_FILE)
+        _check(directory / EXPECTED_FILE, expected, EXPECTED_SCHEMA)
+        if sorted(expected) != sorted(spec["check"]):
+            raise InputError(f"{directory / EXPECTED_FILE}: answers {sorted(expected)}, but case.yaml checks {sorted(spec['check'])}")
+    return Case(directory, name or directory.name, spec, manifests_path.read_bytes(), expected)
+
+
+def _read_yaml(path: Path):
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise InputError(f"{path}: {str(error).splitlines()[0] if str(error) else type(error).__name__}") from None
+
+
+def _check(path: Path, value, schema: dict) -> None:
+    errors = validate(value, schema)
+    if errors:
+        raise InputError(f"{path}: {errors[0]}")
+
+
+# --- running ome-asp on a case ------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def _accepts_profile(command: str) -> bool:
+    from . import cli  # cli will register the commands of this package
+
+    parser = cli.build_parser()
+    subcommands = next(a for a in parser._actions if a.dest == "command").choices
+    return any("--profile" in action.option_strings for action in subcommands[command]._actions)
+
+
+def profile_flags(command: str, profile: str) -> list[str]:
+    """The one place a case's profile reaches ome-asp: `--profile P` once the
+    command has the flag; until then only the default profile can be run."""
+    if _accepts_profile(command):
+        return ["--profile", profile]
+    if profile != DEFAULT_PROFILE:
+        raise InputError(f"profile {profile}: `ome-asp {command}` has no --profile flag yet (only {DEFAULT_PROFILE})")
+    return []
+
+
+@dataclass
+class Output:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(argv: list[str], stdin: bytes) -> Output:
+    from . import cli
+
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    return Output(code, out.getvalue(), err.getvalue())
+
+
+def target_flags(query: dict) -> list[str]:
+    target = ["--model", query["model"]] if "model" in query else ["--isvc", query["isvc"]]
+    return target + ["-n", query["namespace"], "-f", "-"]
+
+
+def answer(command: str, manifests: bytes, query: dict, profile: str, want: tuple = ()) -> dict:
+    """ome-asp's answer to `command` for a cluster and a query.
+
+    The answer comes from the command's `-o json` report. `want` lists the
+    optional keys to include: `table` (explain's stdout), `stderr` and `exit`,
+    all three from a second run with the default output, as a user runs it."""
+    argv = [command, "-f", "-"] if command == "admit" else [command, *target_flags(query)]
+    argv += profile_flags(command, profile) + (query.get("flags", []) if command == "explain" else [])
+    result = _parse(command, run_cli(argv + ["-o", "json"], manifests))
+    if want:
+        out = run_cli(argv, manifests)
+        if "table" in want and "error" not in result:
+            result["table"] = out.stdout
+        if "stderr" in want:
+            result["stderr"] = out.stderr
+        if "exit" in want:
+            result["exit"] = out.code
+    return result
+
+
+def _parse(command: str, out: Output) -> dict:
+    errors = [line[len("error: "):] for line in out.stderr.splitlines() if line.startswith("error: ")]
+    try:
+        document = json.loads(out.stdout) if out.stdout.strip() else None
+    except ValueError:
+        document = None
+    if document is None or (command == "explain" and out.code != 0):
+        if errors:
+            return {"error": errors[-1]}
+        return {"error": f"exit {out.code} without a report: {out.stderr.strip() or out.stdout.strip()}"}
+    return {"explain": explain_answer, "select": select_answer, "admit": admit_answer}[command](document)
+
+
+def _runtime(kind: str, namespace: str | None, name: str) -> dict:
+    return {"kind": kind, "namespace": namespace if kind == "ServingRuntime" else None, "name": name}
+
+
+def explain_answer(report: dict) -> dict:
+    """A RuntimeExplainReport (explain -o json, serve) reduced to the case answer."""
+    namespace = report["query"]["namespace"]
+    ranking, rejected = [], []
+    for row in report["rows"]:
+        runtime = _runtime(row["kind"], namespace, row["runtime"])
+        if row["compatible"]:
+            ranking.append({**runtime, **{k: row[k] for k in ("score", "distance", "priority", "weight")}})
+        else:
+            checks = [r["check"] for r in row["reasons"]]
+            rejected.append({**runtime, "failedCheck": row["failedCheck"], "reason": row["reason"], "checks": checks})
+    return {"selected": report["selected"], "ranking": ranking, "rejected": rejected, "message": report["message"]}
+
+
+def select_answer(selection: dict) -> dict:
+    """A RuntimeSelection (select -o json) reduced to the case answer."""
+    keys = ("explicit", "selected", "message", "warnings", "admission", "condition", "events")
+    return {key: selection[key] for key in keys}
+
+
+def admit_answer(report: dict) -> dict:
+    """An AdmissionReport (admit -o json) reduced to the case answer."""
+    return {"items": report["items"]}
+
+
+def run(case: Case) -> dict:
+    """ome-asp's answers to every command the case checks."""
+    answers = {}
+    for command in case.spec["check"]:
+        expected = (case.expected or {}).get(command, {})
+        want = tuple(k for k in OPTIONAL_KEYS if k in expected)
+        answers[command] = answer(command, case.manifests, case.query, case.profile, want)
+    return answers
+
+
+# --- comparing and writing ---------------------------------------------------
+
+
+def differences(expected: dict, actual: dict) -> dict[str, str]:
+    """command -> a unified diff (expected vs ome-asp) for each command that differs."""
+    diffs = {}
+    for command, want in expected.items():
+        got = actual.get(command)
+        if got != want:
+            diffs[command] = "".join(difflib.unified_diff(
+                dump(want).splitlines(keepends=True), dump(got).splitlines(keepends=True),
+                fromfile=f"expected {command}", tofile=f"ome-asp {command}"))
+    return diffs
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _str(dumper, text: str):
+    # Multi-line text (tables, stderr) as a literal block; the rest as plain or quoted scalars.
+    style = "|" if "\n" in text and all(line == line.rstrip() for line in text.splitlines()) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+def _list(dumper, items: list):
+    # Rule and check ids on one line: [Q5, E15]; a row's checks: [Q2, Q5]
+    flow = bool(items) and all(isinstance(i, str) and len(i) <= 20 and "\n" not in i for i in items)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=flow)
+
+
+def _dict(dumper, mapping: dict):
+    # A runtime or a row of one on one line: {kind: ..., namespace: ..., name: ..., score: ...}
+    flow = {"kind", "name"} <= mapping.keys() and not any(isinstance(v, (dict, list)) for v in mapping.values())
+    return dumper.represent_mapping("tag:yaml.org,2002:map", mapping, flow_style=flow)
+
+
+_Dumper.add_representer(str, _str)
+_Dumper.add_representer(list, _list)
+_Dumper.add_representer(dict, _dict)
+
+
+def dump(value) -> str:
+    """YAML as the corpus writes it: keys in the given order, one line per message."""
+    return yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 16)
+
+
+def dump_manifests(documents: list[dict]) -> str:
+    """A multi-document YAML stream, as manifests.yaml holds it."""
+    return yaml.safe_dump_all(documents, sort_keys=False, allow_unicode=True, width=1 << 16)
+
+
+def write(directory: Path, spec: dict, documents: list[dict], expected: dict | None) -> None:
+    """Write a case directory."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / CASE_FILE).write_text(dump(spec), encoding="utf-8")
+    (directory / MANIFESTS_FILE).write_text(dump_manifests(documents), encoding="utf-8")
+    if expected is not None:
+        (directory / EXPECTED_FILE).write_text(dump(expected), encoding="utf-8")
+
+
+def write_schemas(directory: Path) -> None:
+    """Write the JSON Schemas (fixtures/cases/*.schema.json are these)."""
+    for name, schema in SCHEMAS.items():
+        (directory / name).write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":  # python -m ome_asp.cases DIR: (re)write the schema files
+    import sys
+
+    write_schemas(Path(sys.argv[1] if len(sys.argv) > 1 else "."))

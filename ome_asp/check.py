@@ -1,0 +1,65 @@
+"""`ome-asp check`: run conformance cases and report the ones ome-asp fails.
+
+    ome-asp check PATH... [-v]
+
+Every directory under the paths that holds a case.yaml is a case (format in
+ome_asp/cases.py and docs/oracle.md). Each case is answered by ome-asp's own
+commands, in-process, and compared with its expected.yaml; a failing case
+prints `FAIL <case>` and a unified diff per command (expected vs ome-asp), a
+case without expected.yaml prints ome-asp's answer in expected.yaml form. The
+last line is `N passed, M failed`. Exit 0 when all pass, 1 when any fails, 2
+when a case is malformed or no case is found (usage or input error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import TextIO
+
+from . import cases
+
+EXIT_PASSED, EXIT_FAILED = 0, 1
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    """Register `check` on the CLI's subcommands."""
+    parser = commands.add_parser(
+        "check",
+        help="run conformance cases (fixtures/cases/...) and show where ome-asp's answers differ",
+        description="Run every case directory (one with a case.yaml) found under the paths and compare "
+        "ome-asp's answers with expected.yaml.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="a case directory or a directory of cases (searched recursively)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="also list the cases that pass, with their time")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+    loaded = [cases.load_case(directory, name) for directory, name in cases.find(args.paths)]
+    failed = 0
+    for case in loaded:
+        started = time.perf_counter()
+        diffs = check(case)
+        if diffs:
+            failed += 1
+            print(f"FAIL {case.name}", file=stdout)
+            for text in diffs.values():
+                stdout.write(_indent(text))
+        elif args.verbose:
+            print(f"ok   {case.name} ({(time.perf_counter() - started) * 1000:.0f} ms)", file=stdout)
+    print(f"{len(loaded) - failed} passed, {failed} failed", file=stdout)
+    return EXIT_FAILED if failed else EXIT_PASSED
+
+
+def check(case: cases.Case) -> dict[str, str]:
+    """command -> diff text for each command whose answer differs from expected.yaml."""
+    actual = cases.run(case)
+    if case.expected is None:
+        return {"expected.yaml": f"no {cases.EXPECTED_FILE}; ome-asp answers:\n{cases.dump(actual)}"}
+    return cases.differences(case.expected, actual)
+
+
+def _indent(text: str) -> str:
+    return "".join(f"    {line}" for line in text.splitlines(keepends=True))

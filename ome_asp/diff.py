@@ -1,0 +1,459 @@
+"""`ome-asp diff`: run another implementation on cases, compare with ome-asp,
+and shrink every disagreement to a minimal counterexample case.
+
+    ome-asp diff --impl 'CMD' (--corpus DIR | --generate N --seed S) [--profile P] [--batch] [-o DIR]
+
+Protocol (docs/oracle.md, "Differential testing"): each case is one JSON
+request line, `{"id", "profile", "namespace", "model" | "isvc", "manifests"}`,
+on the implementation's stdin; it answers one JSON line, `{"id", "selected",
+"ranking", ["rejected"], ["message"]}` (the shape of expected.yaml's explain
+answer) or `{"id", "error"}` (`{"id", "report": RuntimeExplainReport}`, serve's
+answer, is read too). Without `--batch` CMD runs once per request; with it,
+CMD runs once and answers the requests line by line.
+
+A disagreement is shrunk by greedy delta debugging: delete one document, list
+item or mapping key at a time (documents first, then shallower paths), keep
+the deletion when ome-asp's answer keeps its status (a report, or the same
+error) and the two still disagree, until no deletion does.
+The result is written as a case directory (case.yaml, manifests.yaml, and
+ome-asp's answer as expected.yaml, so `ome-asp check` runs it) with the
+implementation's answer (implementation.yaml) and both side by side
+(comparison.txt).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import difflib
+import json
+import queue
+import re
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Callable, TextIO
+
+import yaml
+
+from . import cases, gen
+from .errors import InputError, UsageError
+
+EXIT_AGREE, EXIT_DISAGREE = 0, 1
+ANSWER_KEYS = ("selected", "ranking", "rejected", "message")
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    """Register `diff` on the CLI's subcommands."""
+    parser = commands.add_parser(
+        "diff",
+        help="compare another implementation with ome-asp case by case and shrink each disagreement",
+        description="Run another implementation of runtime selection on conformance or generated cases "
+        "(JSON protocol: docs/oracle.md), compare its answers with ome-asp's, and write a shrunk "
+        "counterexample case for every disagreement.",
+    )
+    parser.add_argument("--impl", required=True, metavar="CMD", help="the implementation: a shell command speaking the protocol")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--corpus", metavar="DIR", help="run the cases under DIR (recursively)")
+    source.add_argument("--generate", type=int, metavar="N", help="run N generated cases (with --seed, as `ome-asp gen`)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="the seed of --generate (default %(default)s)")
+    parser.add_argument("--profile", choices=cases.PROFILES, default=None,
+                        help=f"the profile to compare under (default {cases.DEFAULT_PROFILE}); with --corpus, only the cases of that profile")
+    parser.add_argument("--batch", action="store_true", help="start CMD once and send it every request as a JSON line")
+    parser.add_argument("-o", "--output", default="ome-asp-diff", metavar="DIR",
+                        help="where to write the counterexamples (default %(default)s)")
+    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="time allowed per answer (default %(default)s)")
+    parser.add_argument("--max-counterexamples", type=int, default=10, metavar="K",
+                        help="shrink and write at most K disagreements; the others are counted (default %(default)s)")
+    parser.set_defaults(run=run)
+    return parser
+
+
+# --- cases ---------------------------------------------------------------------
+
+
+@dataclass
+class Item:
+    """One case to compare: where it comes from, its manifests, query and profile."""
+
+    name: str
+    documents: list
+    query: dict
+    profile: str
+
+
+def corpus_items(directory: str, profile: str | None) -> tuple[list[Item], list[str]]:
+    """The cases under `directory` that another implementation can answer, and
+    the names of those it cannot (explain flags, manifests that are not YAML objects)."""
+    items, skipped = [], []
+    for path, name in cases.find([directory]):
+        case = cases.load_case(path, name)
+        if profile is not None and case.profile != profile:
+            continue
+        try:
+            documents = case.documents()
+        except yaml.YAMLError:
+            documents = None
+        if case.query.get("flags") or documents is None or not all(isinstance(d, dict) for d in documents):
+            skipped.append(name)
+            continue
+        items.append(Item(name, documents, case.query, case.profile))
+    return items, skipped
+
+
+def generated_items(count: int, seed: int, profile: str | None) -> list[Item]:
+    return [Item(f"gen-{seed}-{index:04d}", *gen.generate(seed, index), profile or cases.DEFAULT_PROFILE)
+            for index in range(count)]
+
+
+def request(item: Item, documents: list | None = None) -> dict:
+    return {"id": item.name, "profile": item.profile, **{k: v for k, v in item.query.items() if k != "flags"},
+            "manifests": item.documents if documents is None else documents}
+
+
+# --- ome-asp's answer ----------------------------------------------------------
+
+
+def oracle(documents: list, item: Item) -> dict:
+    """ome-asp's explain answer for these documents and the item's query."""
+    return cases.answer("explain", cases.dump_manifests(documents).encode(), item.query, item.profile)
+
+
+def status(answer: dict) -> str:
+    """What kind of answer it is: a report, or which error (an input error
+    without its place in the input, so shrinking keeps its meaning)."""
+    if "error" not in answer:
+        return "report"
+    return re.sub(r"^<stdin>:\d+: document \d+(, item \d+)?: ", "", answer["error"])
+
+
+# --- the implementation ------------------------------------------------------------
+
+
+class ImplementationError(Exception):
+    """The implementation did not answer a request (crash, timeout, not JSON)."""
+
+
+class Implementation:
+    """Runs CMD per request, or once for all requests (batch)."""
+
+    def __init__(self, command: str, batch: bool, timeout: float) -> None:
+        self.command, self.batch, self.timeout = command, batch, timeout
+        self.process: subprocess.Popen | None = None
+        self.lines: queue.Queue = queue.Queue()
+        self.stderr = tempfile.TemporaryFile(mode="w+")
+        self.calls = 0
+
+    def ask(self, message: dict) -> dict:
+        self.calls += 1
+        line = json.dumps(message, ensure_ascii=False) + "\n"
+        text = self._batch(line) if self.batch else self._once(line)
+        try:
+            answer = json.loads(text)
+        except ValueError:
+            raise ImplementationError(f"not a JSON answer: {text.strip()[:200]!r}") from None
+        if not isinstance(answer, dict):
+            raise ImplementationError(f"not a JSON object: {text.strip()[:200]!r}")
+        if answer.get("id") != message["id"]:
+            raise ImplementationError(f"answer for id {answer.get('id')!r}, asked {message['id']!r}")
+        return answer
+
+    def _once(self, line: str) -> str:
+        try:
+            done = subprocess.run(self.command, shell=True, input=line, capture_output=True, text=True, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            raise ImplementationError(f"no answer within {self.timeout:g} s") from None
+        if done.returncode != 0:
+            raise ImplementationError(f"exit {done.returncode}: {done.stderr.strip()[-300:]}")
+        return next((ln for ln in done.stdout.splitlines() if ln.strip()), "")
+
+    def _batch(self, line: str) -> str:
+        if self.process is None or self.process.poll() is not None:
+            self._start()
+        try:
+            self.process.stdin.write(line)
+            self.process.stdin.flush()
+            answer = self.lines.get(timeout=self.timeout)
+        except (OSError, queue.Empty):
+            answer = None
+        if answer is None:  # end of output, a broken pipe or a timeout: start afresh next time
+            self.close()
+            raise ImplementationError(f"no answer (the process ended or took more than {self.timeout:g} s){self._stderr_tail()}")
+        return answer
+
+    def _start(self) -> None:
+        self.lines = queue.Queue()
+        self.process = subprocess.Popen(self.command, shell=True, text=True,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=1)
+        threading.Thread(target=self._read, args=(self.process.stdout, self.lines), daemon=True).start()
+
+    @staticmethod
+    def _read(stream, lines: queue.Queue) -> None:
+        for line in stream:
+            if line.strip():
+                lines.put(line)
+        lines.put(None)
+
+    def _stderr_tail(self) -> str:
+        self.stderr.seek(0)
+        tail = self.stderr.read()[-300:].strip()
+        return f": {tail}" if tail else ""
+
+    def close(self) -> None:
+        if self.process is not None:
+            try:
+                self.process.stdin.close()
+                self.process.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+            self.process = None
+
+
+# --- comparing -------------------------------------------------------------------
+
+
+def normalize(answer: dict, namespace: str) -> dict:
+    """An implementation's answer in expected.yaml's explain shape (fields it
+    does not give stay out), or {"error": ...}."""
+    if "report" in answer and isinstance(answer["report"], dict):
+        return cases.explain_answer(answer["report"])
+    if "error" in answer:
+        return {"error": str(answer["error"])}
+    if not isinstance(answer.get("ranking"), list) or "selected" not in answer:
+        raise ImplementationError('an answer needs "selected" and "ranking" (or "error")')
+    result = {"selected": _runtime(answer["selected"], namespace) if answer["selected"] else None,
+              "ranking": [_row(row, namespace) for row in answer["ranking"]]}
+    if isinstance(answer.get("rejected"), list):
+        result["rejected"] = [_row(row, namespace) for row in answer["rejected"]]
+    if "message" in answer:
+        result["message"] = answer["message"]
+    return result
+
+
+def _runtime(value, namespace: str) -> dict:
+    if not isinstance(value, dict) or "kind" not in value or "name" not in value:
+        raise ImplementationError(f"a runtime is {{kind, namespace, name}}, got {json.dumps(value)[:100]}")
+    return {"kind": value["kind"], "namespace": value.get("namespace", namespace) if value["kind"] == "ServingRuntime" else None,
+            "name": value["name"]}
+
+
+def _row(row, namespace: str) -> dict:
+    return {**_runtime(row, namespace), **{k: v for k, v in row.items() if k not in ("kind", "namespace", "name")}}
+
+
+def _number(value):
+    try:
+        return Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        return value
+
+
+def _same(key: str, ours, theirs) -> bool:
+    if key in ("score", "distance", "priority", "weight") and ours is not None and theirs is not None:
+        return _number(ours) == _number(theirs)
+    return ours == theirs
+
+
+def _key(runtime: dict) -> tuple:
+    return runtime["kind"], runtime["namespace"], runtime["name"]
+
+
+def _show(runtime: dict | None) -> str:
+    if runtime is None:
+        return "none"
+    return f"{runtime['kind']} {runtime['namespace']}/{runtime['name']}" if runtime["namespace"] else f"{runtime['kind']} {runtime['name']}"
+
+
+def compare(ours: dict, theirs: dict) -> list[str]:
+    """The differences between ome-asp's answer and the implementation's, on
+    what the implementation answered (empty: they agree)."""
+    if "error" in ours or "error" in theirs:
+        if ("error" in ours) == ("error" in theirs):
+            return []
+        side = "ome-asp" if "error" in ours else "the implementation"
+        return [f"only {side} reports an error: {ours.get('error') or theirs.get('error')}"]
+    found = []
+    if theirs["selected"] != ours["selected"]:
+        found.append(f"selected: ome-asp {_show(ours['selected'])}, implementation {_show(theirs['selected'])}")
+    for what in ("ranking", "rejected"):
+        if what not in theirs:
+            continue
+        mine, other = ours[what], theirs[what]
+        if [_key(r) for r in mine] != [_key(r) for r in other]:
+            found.append(f"{what}: ome-asp [{', '.join(map(_show, mine))}], implementation [{', '.join(map(_show, other))}]")
+            continue
+        for a, b in zip(mine, other):
+            for key in b.keys() - {"kind", "namespace", "name"}:
+                if not _same(key, a.get(key), b[key]):
+                    found.append(f"{_show(a)} {key}: ome-asp {a.get(key)!r}, implementation {b[key]!r}")
+    if "message" in theirs and theirs["message"] != ours["message"]:
+        found.append(f"message: ome-asp {ours['message']!r}, implementation {theirs['message']!r}")
+    return found
+
+
+def restricted(ours: dict, theirs: dict) -> dict:
+    """ome-asp's answer with only the fields the implementation answered (for side by side)."""
+    if "error" in ours or "error" in theirs:
+        return ours
+    keys = {k for row in theirs.get("ranking", []) + theirs.get("rejected", []) for k in row}
+    result = {k: ours[k] for k in theirs if k in ours}
+    for what in ("ranking", "rejected"):
+        if what in result:
+            result[what] = [{k: v for k, v in row.items() if k in keys} for row in ours[what]]
+    return result
+
+
+def side_by_side(left: str, right: str, titles=("ome-asp", "implementation")) -> str:
+    """Two texts in columns, `|` marking the lines that differ."""
+    a, b = left.splitlines(), right.splitlines()
+    width = max([len(line) for line in a] + [len(titles[0])])
+    rows = [(titles[0], " ", titles[1]), ("-" * width, " ", "-" * len(titles[1]))]
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        span = max(i2 - i1, j2 - j1)
+        for k in range(span):
+            mine = a[i1 + k] if i1 + k < i2 else ""
+            other = b[j1 + k] if j1 + k < j2 else ""
+            rows.append((mine, " " if tag == "equal" else "|", other))
+    return "".join(f"{mine.ljust(width)} {mark} {other}".rstrip() + "\n" for mine, mark, other in rows)
+
+
+# --- shrinking ---------------------------------------------------------------------
+
+
+def _paths(value, prefix=()) -> list[tuple]:
+    """Every deletable position below `value` (list items and mapping keys)."""
+    found = []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        found.append(prefix + (key,))
+        found += _paths(child, prefix + (key,))
+    return found
+
+
+def _without(documents: list, path: tuple) -> list:
+    trimmed = copy.deepcopy(documents)
+    container = trimmed
+    for key in path[:-1]:
+        container = container[key]
+    del container[path[-1]]
+    return trimmed
+
+
+def shrink(documents: list, still_fails: Callable[[list], bool]) -> list:
+    """Greedy delta debugging: delete documents, then list items and keys
+    (shallower first), keeping every deletion after which `still_fails`."""
+    current = documents
+    index = 0
+    while True:
+        paths = sorted(_paths(current), key=len)
+        if index >= len(paths):
+            return current
+        candidate = _without(current, paths[index])
+        if still_fails(candidate):
+            current = candidate  # the same index now names the next position
+        else:
+            index += 1
+
+
+# --- the command -----------------------------------------------------------------------
+
+
+@dataclass
+class Disagreement:
+    item: Item
+    differences: list[str]
+    documents: list
+    ours: dict
+    theirs: dict
+    raw: dict = field(default_factory=dict)
+
+
+def examine(item: Item, impl: Implementation, documents: list | None = None) -> tuple[dict, dict, dict, list[str]]:
+    """(ome-asp's answer, the implementation's raw and normalized answers, differences)."""
+    documents = item.documents if documents is None else documents
+    ours = oracle(documents, item)
+    try:
+        raw = impl.ask(request(item, documents))
+        theirs = normalize(raw, item.query["namespace"])
+    except ImplementationError as error:
+        raw, theirs = {}, {"error": f"implementation failed: {error}"}
+        return ours, raw, theirs, [f"the implementation failed: {error}"]
+    return ours, raw, theirs, compare(ours, theirs)
+
+
+def minimize(item: Item, impl: Implementation, ours: dict) -> Disagreement:
+    """Shrink the item's documents while ome-asp's answer keeps its status and the two disagree."""
+    kind = status(ours)
+    seen: dict[str, bool] = {}
+
+    def still_fails(documents: list) -> bool:
+        key = json.dumps(documents, sort_keys=True)
+        if key not in seen:
+            mine, _, _, found = examine(item, impl, documents)
+            seen[key] = status(mine) == kind and bool(found)
+        return seen[key]
+
+    documents = shrink(item.documents, still_fails)
+    mine, raw, theirs, found = examine(item, impl, documents)
+    return Disagreement(item, found, documents, mine, theirs, raw)
+
+
+def write_counterexample(directory: Path, found: Disagreement, command: str) -> None:
+    item = found.item
+    spec = {
+        "description": f"ome-asp diff: `{command}` disagrees on {item.name} (shrunk): {found.differences[0]}",
+        "rules": gen.exercised_rules(found.documents, item.query, {"explain": found.ours}),
+        "profile": item.profile,
+        "query": item.query,
+        "check": ["explain"],
+    }
+    cases.write(directory, spec, found.documents, {"explain": found.ours})
+    (directory / "implementation.yaml").write_text(cases.dump(found.theirs), encoding="utf-8")
+    (directory / "comparison.txt").write_text(
+        "\n".join(found.differences) + "\n\n"
+        + side_by_side(cases.dump(restricted(found.ours, found.theirs)), cases.dump(found.theirs)), encoding="utf-8")
+
+
+def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+    if args.generate is not None:
+        if args.generate < 1:
+            raise UsageError("--generate needs at least 1 case")
+        items, skipped = generated_items(args.generate, args.seed, args.profile), []
+    else:
+        items, skipped = corpus_items(args.corpus, args.profile)
+        if not items:
+            raise InputError(f"no case under {args.corpus} that an implementation can answer")
+    impl = Implementation(args.impl, args.batch, args.timeout)
+    disagreements = 0
+    written: dict[str, Path] = {}  # shrunk case -> its directory
+    try:
+        for item in items:
+            ours, raw, theirs, found = examine(item, impl)
+            if not found:
+                continue
+            disagreements += 1
+            if len(written) >= args.max_counterexamples:
+                print(f"DISAGREE {item.name}: {found[0]} (not shrunk: --max-counterexamples {args.max_counterexamples})", file=stdout)
+                continue
+            shrunk = minimize(item, impl, ours)
+            if not shrunk.differences:  # flaky implementation: keep the original
+                shrunk = Disagreement(item, found, item.documents, ours, theirs, raw)
+            key = json.dumps([shrunk.documents, item.query], sort_keys=True)
+            if key not in written:
+                written[key] = Path(args.output) / re.sub(r"[^A-Za-z0-9._-]+", "-", item.name)
+                write_counterexample(written[key], shrunk, args.impl)
+            directory = written[key]
+            runtimes = sum(1 for d in shrunk.documents if d.get("kind") in ("ServingRuntime", "ClusterServingRuntime"))
+            print(f"DISAGREE {item.name}: {shrunk.differences[0]}\n"
+                  f"    shrunk to {len(shrunk.documents)} documents ({runtimes} runtimes): {directory}", file=stdout)
+    finally:
+        impl.close()
+    agreed = len(items) - disagreements
+    print(f"{len(items)} cases: {agreed} agree, {disagreements} disagree"
+          + (f", {len(skipped)} skipped" if skipped else "")
+          + (f"; counterexamples in {args.output}" if written else ""), file=stdout)
+    return EXIT_DISAGREE if disagreements else EXIT_AGREE

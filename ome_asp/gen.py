@@ -1,0 +1,228 @@
+"""`ome-asp gen`: write random conformance cases whose expectations ome-asp computes.
+
+    ome-asp gen --count N --seed S -o DIR [--profile P]
+
+Case i is the cluster and query that `ome_asp.testing.builders.cluster` builds
+from `random.Random("S:i")` (the same builders the Hypothesis strategies of
+`ome_asp.testing.strategies` wrap), so a seed always gives the same cases, on
+any machine and without Hypothesis. Each case checks `explain`, plus `select`
+for an InferenceService query and `admit` when a runtime is denied; its
+`rules` are the spec rule ids the answers show were exercised
+(`exercised_rules`). The output passes `ome-asp check DIR`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections import Counter
+from pathlib import Path
+from typing import TextIO
+
+from . import cases
+from .errors import UsageError
+from .testing.builders import RandomChooser, cluster
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    """Register `gen` on the CLI's subcommands."""
+    parser = commands.add_parser(
+        "gen",
+        help="write random conformance cases with the answers ome-asp computes",
+        description="Write N random cases (cluster, query, ome-asp's answers) as case directories, "
+        "deterministically for a seed, and report the rule ids they exercise.",
+    )
+    parser.add_argument("--count", type=int, required=True, metavar="N", help="how many cases")
+    parser.add_argument("--seed", type=int, required=True, metavar="S", help="the seed: the same seed gives the same cases")
+    parser.add_argument("-o", "--output", required=True, metavar="DIR", help="directory to write the cases into")
+    parser.add_argument("--profile", default=cases.DEFAULT_PROFILE, choices=cases.PROFILES, help="the profile of the expectations")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def generate(seed: int, index: int) -> tuple[list[dict], dict]:
+    """The documents and query of case `index` of seed `seed`."""
+    return cluster(RandomChooser(f"{seed}:{index}"))
+
+
+def build_case(documents: list[dict], query: dict, profile: str) -> tuple[dict, dict]:
+    """(case.yaml, expected.yaml) of a cluster and query, answered by ome-asp."""
+    manifests = cases.dump_manifests(documents).encode()
+    answers = {"explain": cases.answer("explain", manifests, query, profile)}
+    if "isvc" in query:
+        answers["select"] = cases.answer("select", manifests, query, profile)
+    admission = cases.answer("admit", manifests, query, profile)
+    if any(not item["allowed"] for item in admission.get("items", [])):
+        answers["admit"] = admission
+    spec = {
+        "description": describe(query, answers["explain"]),
+        "rules": exercised_rules(documents, query, answers),
+        "profile": profile,
+        "query": query,
+        "check": list(answers),
+    }
+    return spec, answers
+
+
+def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+    if args.count < 1:
+        raise UsageError("--count must be at least 1")
+    counts: Counter = Counter()
+    for index in range(args.count):
+        documents, query = generate(args.seed, index)
+        spec, answers = build_case(documents, query, args.profile)
+        counts.update(spec["rules"])
+        cases.write(Path(args.output) / f"gen-{args.seed}-{index:04d}", spec, documents, answers)
+    print(f"wrote {args.count} cases to {args.output} (seed {args.seed}, profile {args.profile})", file=stdout)
+    print(f"rules exercised: {len(counts)}", file=stdout)
+    for family, ids in _by_family(counts).items():
+        print(f"  {family}: " + " ".join(f"{rule}×{counts[rule]}" for rule in ids), file=stdout)
+    return 0
+
+
+def describe(query: dict, explain: dict) -> str:
+    target = f"--isvc {query['isvc']}" if "isvc" in query else f"--model {query['model']}"
+    if "error" in explain:
+        outcome = "an error"
+    else:
+        rows = len(explain["ranking"]) + len(explain["rejected"])
+        selected = explain["selected"]["name"] if explain["selected"] else "none"
+        outcome = f"{rows} candidates, {len(explain['ranking'])} qualify, selected {selected}"
+    return f"generated: explain {target} -n {query['namespace']}: {outcome}"
+
+
+# --- which rules a case exercises -----------------------------------------------
+
+# Pieces of a No row's reason -> the rules that produced them.
+_REASON_RULES = [
+    (r"runtime is disabled", "Q2 I5"),
+    (r"accelerator class", "Q3 A1 A3"),
+    (r"deployment mode", "Q4 D1 D2 D3 D4 D5"),
+    (r"not in supported formats", "Q5 E15 E16"),
+    (r"no supported formats defined", "Q5"),
+    (r"diffusion pipeline required", "Q10 Q20"),
+    (r"pipeline class mismatch", "Q10 Q21"),
+    (r"(library|type) mismatch|component \S+ required", "Q10 Q22"),
+    (r"additional components|diffusion component", "Q10 Q23"),
+    (r"architecture", "Q11"),
+    (r"quantization", "Q12"),
+    (r"format name mismatch|format version", "Q13"),
+    (r"framework", "Q14"),
+    (r"model has no framework", "I7"),
+    (r"version mismatch", "V1 V2 V5"),
+    (r"outside supported range", "Q6 Z3 Z4"),
+    (r"\(-inf|inf\)", "Z4"),
+    (r"autoSelect=true entry", "Q7 Q18"),
+    (r"not autoSelect-enabled", "Q8 Q17 S2"),
+    (r"auto-select score is 0", "Q8 S1"),
+]
+_SELECT_RULES = [
+    (r"will be auto-selected", "O9 O5"),
+    (r"does not declare support", "X6"),
+    (r"not found in namespace", "X3"),
+    (r"runtime \S+ is disabled", "X4"),
+    (r"model \S+ is disabled", "M3"),
+    (r"no runtime found", "O8"),
+    (r"no supporting runtime found", "O9"),
+]
+
+
+def _match(table: list, text: str, rules: set) -> None:
+    for pattern, ids in table:
+        if re.search(pattern, text):
+            rules.update(ids.split())
+
+
+def exercised_rules(documents: list[dict], query: dict, answers: dict) -> list[str]:
+    """The spec rule ids a case exercises, read from its answers (which checks
+    failed and why, the order, the errors) and what its manifests hold."""
+    rules = {"I1", "I2", "I3", "I10"}
+    explain = answers["explain"]
+    if "error" in explain:
+        message = explain["error"]
+        rules.update(("E4", "M4") if "format name is required" in message else ())
+        rules.update(("E4", "M2") if "not found" in message else ())
+        rules.update(("E4", "M6") if "no spec.model" in message else ())
+    else:
+        rules.update(("M1", "Q1", "E7", "E8", "E10"))
+        _explain_rules(query, explain, rules)
+    for item in answers.get("admit", {}).get("items", []):
+        if not item["allowed"]:
+            rules.update(("I9", "W1"))
+            rules.add("W3" if "accelerator" in item["message"] else "W4")
+    selection = answers.get("select", {})
+    if selection and "error" not in selection:
+        rules.add("X1" if selection["explicit"] else "O5")
+        texts = [selection["message"] or "", selection["admission"]["denial"] or ""] + selection["warnings"]
+        for text in texts:
+            _match(_SELECT_RULES, text, rules)
+    _document_rules(documents, rules)
+    return sorted(rules, key=lambda r: (r[0], int(r[1:])))
+
+
+def _explain_rules(query: dict, explain: dict, rules: set) -> None:
+    if "isvc" in query:
+        rules.update(("A1", "A2", "D3"))
+    else:
+        rules.update(("A6", "D7"))
+    ranking, rejected = explain["ranking"], explain["rejected"]
+    if not ranking and not rejected:
+        rules.add("E6")
+    if ranking:
+        rules.update(("S1", "S2", "S3", "Q16", "E9", "O5"))
+    if rejected:
+        rules.add("E14")
+    if any(r["failedCheck"] in ("Q7", "Q8") for r in rejected):
+        rules.add("Q9")
+    if explain["message"]:
+        rules.add("O8")
+    for row in rejected:
+        _match(_REASON_RULES, row["reason"], rules)
+        rules.update(row["checks"])
+    kinds = {r["kind"] for r in ranking}
+    if len(kinds) == 2:
+        rules.add("O1")
+    rows = ranking + rejected
+    if len({r["name"] for r in rows}) < len(rows):
+        rules.update(("O6", "E17"))
+    for before, after in zip(ranking, ranking[1:]):
+        if before["kind"] != after["kind"]:
+            continue
+        if before["score"] != after["score"]:
+            rules.add("O2")
+        elif before["distance"] != after["distance"]:
+            rules.update(("O3", "Z5"))
+        else:
+            rules.add("O4")
+    if any(r["distance"] not in (None, "0") for r in ranking):
+        rules.add("Z5")
+
+
+def _document_rules(documents: list[dict], rules: set) -> None:
+    for document in documents:
+        spec = document.get("spec") or {}
+        if "modelParameterSize" in spec or "modelSizeRange" in spec:
+            rules.add("Z1")
+        if any(not re.fullmatch(r"([0-9]+(\.[0-9]*)?|\.[0-9]+)[MBT]?", str(v))
+               for v in [spec.get("modelParameterSize")] + list((spec.get("modelSizeRange") or {}).values()) if v is not None):
+            rules.add("Z2")
+        for entry in spec.get("supportedModelFormats") or []:
+            for part in ("modelFormat", "modelFramework"):
+                weight = entry[part].get("weight")
+                if weight == 0:
+                    rules.add("S3")
+                if weight is not None and weight < 0:
+                    rules.add("S4")
+                if entry[part].get("operator") in ("GreaterThan", "GreaterThanOrEqual"):
+                    rules.update(("V3", "V8"))
+            if "priority" in entry:
+                rules.add("S5")
+        if document.get("kind") in ("BaseModel", "ClusterBaseModel") and "operator" in spec.get("modelFormat", {}):
+            rules.add("M5")
+
+
+def _by_family(counts: Counter) -> dict[str, list[str]]:
+    families: dict[str, list[str]] = {}
+    for rule in sorted(counts, key=lambda r: ("IMQVZADSOXWE".index(r[0]), int(r[1:]))):
+        families.setdefault(rule[0], []).append(rule)
+    return families

@@ -1,0 +1,126 @@
+"""`ome-asp diff`: the protocol, the comparison, shrinking, and the planted bugs of
+examples/toy_impl.py found and shrunk (O1 to two runtimes)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import yaml
+
+from conftest import ROOT
+from oracle_commands import run_command
+from ome_asp import diff
+
+PYTHON = shlex.quote(sys.executable)
+TOY = f"{PYTHON} {shlex.quote(str(ROOT / 'examples' / 'toy_impl.py'))}"
+ORDERING = str(ROOT / "fixtures" / "cases" / "ordering")
+RUNTIME_KINDS = ("ServingRuntime", "ClusterServingRuntime")
+
+
+def _runtimes(directory) -> list[dict]:
+    documents = yaml.safe_load_all((directory / "manifests.yaml").read_text())
+    return [d for d in documents if d["kind"] in RUNTIME_KINDS]
+
+
+def test_planted_O1_bug_is_found_and_shrunk_to_two_runtimes(tmp_path):
+    """O1: a toy that ranks without the namespaced-first rule disagrees on the ordering
+    cases; each counterexample shrinks to one ServingRuntime and one ClusterServingRuntime,
+    is a valid case (ome-asp check passes it) and shows both answers."""
+    out = tmp_path / "out"
+    result = run_command("diff", "--impl", f"{TOY} --bug namespaced-first", "--corpus", ORDERING,
+                         "--batch", "-o", str(out), "--max-counterexamples", "2")
+    assert result.code == 1, result.stderr
+    assert "o1-namespaced-first: selected: ome-asp ServingRuntime demo/team-low, implementation ClusterServingRuntime cluster-high" in result.stdout
+    assert "disagree; counterexamples in" in result.stdout.splitlines()[-1]
+    written = sorted(p.parent for p in out.glob("*/case.yaml"))
+    assert written
+    for directory in written:
+        runtimes = _runtimes(directory)
+        assert len(runtimes) <= 2
+        assert sorted(r["kind"] for r in runtimes) == sorted(RUNTIME_KINDS)
+        assert (directory / "implementation.yaml").is_file()
+        assert "ome-asp" in (directory / "comparison.txt").read_text()
+    assert run_command("check", str(out)).code == 0
+
+
+def test_planted_S3_bug_is_found_in_generated_cases(tmp_path):
+    """S3: a toy reading a stored weight 0 as 0 (not 10/5) disagrees on scores; shrunk to one runtime."""
+    result = run_command("diff", "--impl", f"{TOY} --bug zero-weight", "--generate", "12", "--seed", "1",
+                         "--batch", "-o", str(tmp_path), "--max-counterexamples", "1")
+    assert result.code == 1
+    directory = next(p.parent for p in tmp_path.glob("*/case.yaml"))
+    assert len(_runtimes(directory)) == 1
+    assert "score: ome-asp" in (directory / "comparison.txt").read_text()
+
+
+def test_correct_toy_agrees_on_generated_cases(tmp_path):
+    """Without bugs the toy (the reference model) agrees with ome-asp: zero disagreements, exit 0."""
+    result = run_command("diff", "--impl", TOY, "--generate", "30", "--seed", "2", "--batch", "-o", str(tmp_path))
+    assert result.code == 0, result.stdout
+    assert result.stdout == "30 cases: 30 agree, 0 disagree\n"
+    assert not tmp_path.exists() or not any(tmp_path.iterdir())
+
+
+def test_ome_asp_itself_agrees_through_serve(tmp_path):
+    """`ome-asp serve --stdio` speaks the protocol (its `report` answers are read): zero disagreements."""
+    serve = f"{PYTHON} -m ome_asp.cli serve --stdio"
+    result = run_command("diff", "--impl", serve, "--corpus", ORDERING, "--batch", "-o", str(tmp_path))
+    assert result.code == 0, result.stdout
+    assert result.stdout.endswith("agree, 0 disagree\n")
+    result = run_command("diff", "--impl", serve, "--generate", "8", "--seed", "4", "--batch", "-o", str(tmp_path))
+    assert result.stdout == "8 cases: 8 agree, 0 disagree\n"
+
+
+def test_adapter_template_one_process_per_case(tmp_path):
+    """Per-case mode (no --batch): the adapter template wrapping `ome-asp explain -o json` agrees."""
+    adapter = f"{PYTHON} {shlex.quote(str(ROOT / 'examples' / 'adapter_template.py'))}"
+    corpus = ROOT / "fixtures" / "cases" / "scoring"
+    result = run_command("diff", "--impl", adapter, "--corpus", str(corpus / "s7-best-entry-wins"), "-o", str(tmp_path))
+    assert result.stdout == "1 cases: 1 agree, 0 disagree\n", result.stdout
+
+
+def test_failing_implementation_is_a_disagreement(tmp_path):
+    result = run_command("diff", "--impl", f"{PYTHON} -c 'import sys; sys.exit(3)'", "--corpus",
+                         str(ROOT / "fixtures" / "cases" / "scoring" / "s7-best-entry-wins"), "-o", str(tmp_path),
+                         "--max-counterexamples", "0")
+    assert result.code == 1
+    assert "the implementation failed: exit 3" in result.stdout
+
+
+# --- the pieces ---------------------------------------------------------------------------
+
+OURS = {
+    "selected": {"kind": "ServingRuntime", "namespace": "n", "name": "a"},
+    "ranking": [{"kind": "ServingRuntime", "namespace": "n", "name": "a", "score": 2, "distance": "1500000000",
+                 "priority": 1, "weight": 2}],
+    "rejected": [{"kind": "ClusterServingRuntime", "namespace": None, "name": "b", "failedCheck": "Q2",
+                  "reason": "runtime is disabled", "checks": ["Q2"]}],
+    "message": None,
+}
+
+
+def test_compare_only_what_the_implementation_answers():
+    """Namespace defaults to the query's; numbers compare by value; absent optional fields are not compared."""
+    theirs = diff.normalize({"id": 1, "selected": {"kind": "ServingRuntime", "name": "a"},
+                             "ranking": [{"kind": "ServingRuntime", "name": "a", "score": "2", "distance": 1.5e9}]}, "n")
+    assert diff.compare(OURS, theirs) == []
+    theirs["ranking"][0]["score"] = 3
+    assert diff.compare(OURS, theirs) == ["ServingRuntime n/a score: ome-asp 2, implementation 3"]
+    rejected = diff.normalize({"selected": None, "ranking": [],
+                               "rejected": [{"kind": "ClusterServingRuntime", "name": "b", "failedCheck": "Q5"}]}, "n")
+    assert diff.compare(OURS, rejected)[1:] == ["ranking: ome-asp [ServingRuntime n/a], implementation []",
+                                                "ClusterServingRuntime b failedCheck: ome-asp 'Q2', implementation 'Q5'"]
+    assert diff.compare({"error": "x"}, {"error": "y"}) == []
+    assert diff.compare({"error": "x"}, theirs) == ["only ome-asp reports an error: x"]
+
+
+def test_shrink_deletes_what_the_failure_does_not_need():
+    documents = [{"kind": "A", "spec": {"keep": 1, "drop": [1, 2]}}, {"kind": "B"}, {"kind": "C"}]
+    shrunk = diff.shrink(documents, lambda docs: any(d.get("spec", {}).get("keep") for d in docs))
+    assert shrunk == [{"kind": "A", "spec": {"keep": 1}}] or shrunk == [{"spec": {"keep": 1}}]
+
+
+def test_side_by_side_marks_differences():
+    text = diff.side_by_side("a: 1\nb: 2\n", "a: 1\nb: 3\n")
+    assert text.splitlines()[2:] == ["a: 1      a: 1", "b: 2    | b: 3"]
