@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""The benchmark suite: every figure in one run, as medians and as ratios to
+baselines measured in the same run (docs/performance.md).
+
+    python benchmarks/run.py                 # full run, writes docs/performance.md and .png
+    python benchmarks/run.py --quick         # tiny sizes, prints only (the CI smoke run)
+
+Baselines: `python -c "import clingo, yaml"` for the CLI, and the plain-Python
+model of the rules (tests/reference_model.py) on the same inputs in the same
+process for everything in-process. Clusters come from benchmarks/clusters.py
+with fixed seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests"), str(ROOT)]
+
+from clusters import NAMESPACE, cluster_documents  # noqa: E402
+import reference_model  # noqa: E402
+
+from ome_asp import engine  # noqa: E402
+from ome_asp.facts import Query, build_facts  # noqa: E402
+from ome_asp.loader import load  # noqa: E402
+from ome_asp.serve import Oracle  # noqa: E402
+
+
+def median(function, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:,.1f} ms" if seconds < 10 else f"{seconds:,.1f} s"
+
+
+class Suite:
+    def __init__(self, repeat: int, directory: Path) -> None:
+        self.repeat = repeat
+        self.directory = directory
+        self.results: dict[str, dict] = {}
+
+    def write_cluster(self, runtimes: int, models: int) -> tuple[Path, list[dict]]:
+        documents = cluster_documents(runtimes, models=models, seed=runtimes * 1000 + models)
+        path = self.directory / f"cluster-{runtimes}x{models}.yaml"
+        path.write_text(yaml.safe_dump_all(documents, sort_keys=False))
+        return path, documents
+
+    def cli(self) -> None:
+        """(a) the whole CLI on the worked example vs importing clingo and yaml."""
+        explain = [sys.executable, "-m", "ome_asp.cli", "explain", "--model", "llama-3-2-3b-instruct",
+                   "-n", "llama-demo", "-f", str(ROOT / "fixtures" / "worked-example")]
+        baseline = [sys.executable, "-c", "import clingo, yaml"]
+        run = lambda argv: subprocess.run(argv, check=True, capture_output=True, cwd=ROOT)  # noqa: E731
+        base, cli = median(lambda: run(baseline), self.repeat), median(lambda: run(explain), self.repeat)
+        self.results["cli"] = {"baseline_s": base, "explain_s": cli, "ratio": cli / base}
+
+    def selection(self, sizes: list[int]) -> None:
+        """(b) one selection in-process: fresh (load, facts, ground, solve) and warm
+        (the serve oracle, cluster and answers kept)."""
+        rows = []
+        for size in sizes:
+            path, documents = self.write_cluster(size, 1)
+            cluster = load([str(path)])
+            query = Query(NAMESPACE, model="model-0000")
+            fresh = median(lambda: engine.solve(build_facts(cluster, [query]), 1), self.repeat)
+            oracle = Oracle(cluster)
+            oracle.answer(query)  # fills the namespace's answers
+            warm = median(lambda: oracle.answer(query), max(self.repeat, 50))
+            python = median(lambda: reference_model.reference_report(documents, NAMESPACE, model="model-0000"), self.repeat)
+            rows.append({"runtimes": size, "fresh_s": fresh, "warm_s": warm, "python_s": python})
+        self.results["selection"] = rows
+
+    def batches(self, sizes: list[int], models: int) -> None:
+        """(c) every model against the cluster in one run, full orders, by phase."""
+        rows = []
+        for size in sizes:
+            path, documents = self.write_cluster(size, models)
+            for explain in (False, True):
+                phases = []
+                for _ in range(self.repeat if size < 5000 else 1):
+                    start = time.perf_counter()
+                    cluster = load([str(path)])
+                    loaded = time.perf_counter()
+                    queries = [Query(NAMESPACE, model=m.name) for m in cluster.models]
+                    facts = build_facts(cluster, queries)
+                    built = time.perf_counter()
+                    answer = engine.solve(facts, len(queries), explain=explain)
+                    phases.append({"load": loaded - start, "facts": built - loaded, "ground": answer.stats["ground_s"],
+                                   "solve": answer.stats["solve_s"], "decode": answer.stats["decode_s"],
+                                   "total": time.perf_counter() - start})
+                row = {key: statistics.median(p[key] for p in phases) for key in phases[0]}
+                row.update(runtimes=size, models=models, explain=explain, atoms=answer.stats["atoms"],
+                           qualifying=sum(len(a.ranking) for a in answer.queries.values()),
+                           entries=sum(len(r.entries) for r in cluster.runtimes))
+                rows.append(row)
+            python = median(lambda: [reference_model.reference_report(documents, NAMESPACE, model=f"model-{m:04d}")
+                                     for m in range(models)], 1)
+            for row in rows[-2:]:
+                row["python_s"] = python
+        self.results["batches"] = rows
+
+    def peak_memory(self, runtimes: int, models: int) -> None:
+        """(d) peak RSS of a whole batch in a process of its own."""
+        path, _ = self.write_cluster(runtimes, models)
+        code = (
+            "import resource, sys; sys.path.insert(0, sys.argv[2]);"
+            "from ome_asp.loader import load; from ome_asp.facts import Query, build_facts; from ome_asp import engine;"
+            "c = load([sys.argv[1]]); q = [Query('bench', model=m.name) for m in c.models];"
+            "engine.solve(build_facts(c, q), len(q), explain=False);"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+        )
+        out = subprocess.run([sys.executable, "-c", code, str(path), str(ROOT)], check=True, capture_output=True, text=True)
+        self.results["memory"] = {"runtimes": runtimes, "models": models, "peak_rss_mb": int(out.stdout) / 1024}
+
+    def whole_cluster_job(self, runtimes: int, models: int) -> None:
+        """G8: explain --all-models, YAML in, JSON out, one process."""
+        path, _ = self.write_cluster(runtimes, models)
+        argv = [sys.executable, "-m", "ome_asp.cli", "explain", "--all-models", "-n", NAMESPACE, "-f", str(path), "-o", "json"]
+        seconds = median(lambda: subprocess.run(argv, check=True, capture_output=True, cwd=ROOT), 1)
+        self.results["whole_cluster"] = {"runtimes": runtimes, "models": models, "seconds": seconds}
+
+    def warm_cases(self, count: int) -> None:
+        """G3: serve --stdio over generated 4-runtime cases (each its own cluster)."""
+        lines = []
+        for n in range(count):
+            documents = cluster_documents(4, models=1, seed=n)
+            lines.append(json.dumps({"id": n, "namespace": NAMESPACE, "model": "model-0000", "manifests": documents}))
+        payload = ("\n".join(lines) + "\n").encode()
+        argv = [sys.executable, "-m", "ome_asp.cli", "serve", "--stdio"]
+        start = time.perf_counter()
+        subprocess.run(argv, input=payload, check=True, capture_output=True, cwd=ROOT)
+        seconds = time.perf_counter() - start
+        self.results["warm_cases"] = {"cases": count, "seconds": seconds, "per_second": count / seconds}
+
+
+GOALS = [
+    ("G1", "CLI explain on the worked example ≤ 1.5× import clingo, yaml"),
+    ("G2", "one selection, ≤ 50 runtimes: fresh ≤ 3 ms, warm ≤ 0.6 ms"),
+    ("G3", "warm mode, 4-runtime cases: ≥ 5,000 cases/s (both cores)"),
+    ("G4", "100 models × 500 runtimes, full orders ≤ 120 ms"),
+    ("G5", "100 models × 5,000 runtimes, full orders ≤ 1.2 s, ≤ 250 MB"),
+    ("G6", "batches ≤ 10× the plain-Python model"),
+    ("G7", "ground atoms ≤ 2 per qualifying pair + 6 per entry"),
+    ("G8", "explain --all-models, 100 models × 550 runtimes, YAML → JSON ≤ 1.2 s"),
+]
+
+
+def goals(results: dict) -> list[tuple[str, str, str, bool]]:
+    """Each goal with what was measured and whether it is met."""
+    cli, sel, mem, whole, warm = (results[k] for k in ("cli", "selection", "memory", "whole_cluster", "warm_cases"))
+    batch = {(r["models"], r["runtimes"], r["explain"]): r for r in results["batches"]}
+    small = max(sel, key=lambda r: r["runtimes"])
+    g4, g5 = batch.get((100, 500, False)), batch.get((100, 5000, False))
+    rank_rows = [r for r in results["batches"] if not r["explain"]]
+    worst_ratio = max((r["total"] - r["load"]) / r["python_s"] for r in rank_rows)
+    worst_atoms = max(r["atoms"] / (2 * r["qualifying"] + 6 * r["entries"]) for r in rank_rows)
+    rows = [
+        ("G1", f"{cli['ratio']:.2f}×", cli["ratio"] <= 1.5),
+        ("G2", f"fresh {ms(small['fresh_s'])}, warm {ms(small['warm_s'])} at {small['runtimes']} runtimes",
+         small["fresh_s"] <= 0.003 and small["warm_s"] <= 0.0006),
+        ("G3", f"{warm['per_second']:.0f} cases/s (one process)", warm["per_second"] >= 5000),
+        ("G4", ms(g4["total"] - g4["load"]) + " (without YAML loading)" if g4 else "not run",
+         bool(g4) and g4["total"] - g4["load"] <= 0.12),
+        ("G5", f"{ms(g5['total'] - g5['load'])} (without YAML loading), {mem['peak_rss_mb']:.0f} MB" if g5 else "not run",
+         bool(g5) and g5["total"] - g5["load"] <= 1.2 and mem["peak_rss_mb"] <= 250),
+        ("G6", f"worst {worst_ratio:.1f}×", worst_ratio <= 10),
+        ("G7", f"worst {worst_atoms:.1f}× the bound", worst_atoms <= 1),
+        ("G8", ms(whole["seconds"]), whole["seconds"] <= 1.2),
+    ]
+    return [(gid, text, measured, met) for (gid, text), (_, measured, met) in zip(GOALS, rows)]
+
+
+def markdown(results: dict) -> str:
+    out = ["# Performance", "",
+           "Measured by `python benchmarks/run.py` in one run on this project's 2-core machine "
+           "(medians; ratios against baselines of the same run). Regenerate with the same command.", "",
+           "| goal | target | measured | met |", "|---|---|---|---|"]
+    out += [f"| {gid} | {text} | {measured} | {'yes' if met else '**no**'} |" for gid, text, measured, met in goals(results)]
+    out.append("")
+    cli = results["cli"]
+    out += ["## CLI on the worked example", "",
+            "| `python -c \"import clingo, yaml\"` | `ome-asp explain` (whole process) | ratio |", "|---:|---:|---:|",
+            f"| {ms(cli['baseline_s'])} | {ms(cli['explain_s'])} | {cli['ratio']:.2f}× |", ""]
+    out += ["## One selection, in-process", "",
+            "| runtimes | fresh (facts, ground, solve) | warm (serve oracle) | plain-Python model | fresh / Python |",
+            "|---:|---:|---:|---:|---:|"]
+    for row in results["selection"]:
+        out.append(f"| {row['runtimes']} | {ms(row['fresh_s'])} | {ms(row['warm_s'])} | {ms(row['python_s'])} | "
+                   f"{row['fresh_s'] / row['python_s']:.0f}× |")
+    out += ["", "## Batches: every model against the cluster, one grounding, full orders", "",
+            "`rank`: qualifying runtimes only (selection and order); `explain`: every candidate with all its reasons.", "",
+            "| models × runtimes | program | load | facts | ground | solve | decode | total | ground atoms | atoms / (qualifying pair + entry) | Python model | ratio |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for row in results["batches"]:
+        per = row["atoms"] / (row["qualifying"] + row["entries"])
+        engine_only = row["total"] - row["load"]
+        out.append(
+            f"| {row['models']} × {row['runtimes']} | {'explain' if row['explain'] else 'rank'} | {ms(row['load'])} | "
+            f"{ms(row['facts'])} | {ms(row['ground'])} | {ms(row['solve'])} | {ms(row['decode'])} | {ms(row['total'])} | "
+            f"{row['atoms']:,.0f} | {per:.1f} | {ms(row['python_s'])} | {engine_only / row['python_s']:.1f}× |"
+        )
+    memory = results["memory"]
+    out += ["", f"Peak RSS, {memory['models']} models × {memory['runtimes']} runtimes (rank, own process): "
+            f"**{memory['peak_rss_mb']:.0f} MB**.", ""]
+    whole, warm = results["whole_cluster"], results["warm_cases"]
+    out += [f"Whole-cluster job (`explain --all-models -o json`, {whole['models']} models × {whole['runtimes']} runtimes, "
+            f"one process, YAML in, JSON out): **{ms(whole['seconds'])}**.", "",
+            f"Warm mode over {warm['cases']} generated 4-runtime cases (`serve --stdio`, manifests per request, one process): "
+            f"**{warm['per_second']:.0f} cases/s**.", ""]
+    out += ["![time against cluster size](performance.png)", ""]
+    return "\n".join(out)
+
+
+def plot(results: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for explain, label in ((False, "ome-asp, rank"), (True, "ome-asp, explain")):
+        rows = [r for r in results["batches"] if r["explain"] == explain]
+        axes.plot([r["runtimes"] for r in rows], [r["total"] for r in rows], marker="o", label=label)
+    rows = [r for r in results["batches"] if not r["explain"]]
+    axes.plot([r["runtimes"] for r in rows], [r["python_s"] for r in rows], marker="s", label="plain-Python model")
+    axes.set(xscale="log", yscale="log", xlabel="runtimes (100 models)", ylabel="seconds (median)",
+             title="100 models, full orders, in-process")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, print only (CI smoke run)")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    repeat = 1 if args.quick else args.repeat
+    with tempfile.TemporaryDirectory() as directory:
+        suite = Suite(repeat, Path(directory))
+        suite.cli()
+        suite.selection([4, 10] if args.quick else [4, 50])
+        suite.batches([5, 20] if args.quick else [50, 500, 5000], models=3 if args.quick else 100)
+        suite.peak_memory(*((20, 3) if args.quick else (5000, 100)))
+        suite.whole_cluster_job(*((20, 3) if args.quick else (550, 100)))
+        suite.warm_cases(20 if args.quick else 2000)
+    text = markdown(suite.results)
+    if args.quick:
+        print(text)
+        return 0
+    docs = ROOT / "docs"
+    (docs / "performance.md").write_text(text)
+    plot(suite.results, docs / "performance.png")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,16 @@
+"""Smoke run of the benchmark suite on tiny sizes (the full run is
+`python benchmarks/run.py`, not part of the tests)."""
+
+import subprocess
+import sys
+
+from conftest import ROOT
+
+
+def test_benchmark_suite_runs_on_tiny_sizes():
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr
+    for goal in ("G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8"):
+        assert f"| {goal} |" in result.stdout
+    assert "| 3 × 20 | rank |" in result.stdout and "| 3 × 20 | explain |" in result.stdout
