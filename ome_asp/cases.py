@@ -251,7 +251,7 @@ def _check(path: Path, value, schema: dict) -> None:
 
 @functools.lru_cache(maxsize=None)
 def _accepts_profile(command: str) -> bool:
-    from . import cli  # cli will register the commands of this package
+    from . import cli  # imported here: cli imports this module (through check)
 
     parser = cli.build_parser()
     subcommands = next(a for a in parser._actions if a.dest == "command").choices

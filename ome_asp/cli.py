@@ -18,7 +18,7 @@ from typing import TextIO
 
 import yaml
 
-from . import __version__, admit, diagnostics, engine, limits, reasons, report, select, steer
+from . import __version__, admit, check, diagnostics, diff, engine, gen, limits, reasons, report, select, steer
 from .errors import OmeAspError, UsageError
 from .facts import Query, build_facts
 from .loader import load
@@ -95,6 +95,9 @@ def build_parser(prog: str = "ome-asp") -> argparse.ArgumentParser:
     select.add_parser(commands, add_input_flags)
     admit.add_parser(commands)
     steer.add_parser(commands, add_input_flags)
+    check.add_parser(commands)
+    gen.add_parser(commands)
+    diff.add_parser(commands)
     return parser
 
 

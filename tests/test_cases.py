@@ -17,8 +17,7 @@ import pytest
 import yaml
 
 import reference_model as ref
-from conftest import ROOT
-from oracle_commands import run_command
+from conftest import ROOT, run_cli
 from ome_asp import cases
 from ome_asp.schema import validate
 
@@ -125,7 +124,7 @@ def test_corpus_answers_equal_the_reference_model():
 
 def test_check_runs_the_corpus():
     """The whole corpus through `ome-asp check`: all pass but the known engine disagreements."""
-    result = run_command("check", str(CORPUS))
+    result = run_cli("check", str(CORPUS))
     failed = {line.split(" ", 1)[1] for line in result.stdout.splitlines() if line.startswith("FAIL ")}
     assert failed == set(KNOWN_ENGINE_DISAGREEMENTS), result.stdout
     assert result.stdout.splitlines()[-1] == f"{len(CASES) - len(failed)} passed, {len(failed)} failed"
@@ -143,7 +142,7 @@ def _copy(tmp_path: Path, name: str) -> Path:
 
 def test_check_passes_and_exits_zero(tmp_path):
     _copy(tmp_path, "ordering/o1-namespaced-first")
-    result = run_command("check", str(tmp_path), "-v")
+    result = run_cli("check", str(tmp_path), "-v")
     assert result.code == 0
     assert result.stdout.startswith("ok   ordering/o1-namespaced-first (")
     assert result.stdout.endswith("1 passed, 0 failed\n")
@@ -155,7 +154,7 @@ def test_check_prints_a_diff_and_exits_one(tmp_path):
     expected = yaml.safe_load((case / "expected.yaml").read_text())
     expected["explain"]["ranking"].reverse()
     (case / "expected.yaml").write_text(cases.dump(expected))
-    result = run_command("check", str(case / "case.yaml"))
+    result = run_cli("check", str(case / "case.yaml"))
     assert result.code == 1
     assert "FAIL o1-namespaced-first\n    --- expected explain\n    +++ ome-asp explain\n" in result.stdout
     changed = [line.strip() for line in result.stdout.splitlines()
@@ -169,7 +168,7 @@ def test_check_prints_a_diff_and_exits_one(tmp_path):
 def test_check_without_expected_prints_the_answer(tmp_path):
     case = _copy(tmp_path, "scoring/s7-best-entry-wins")
     (case / "expected.yaml").unlink()
-    result = run_command("check", str(tmp_path))
+    result = run_cli("check", str(tmp_path))
     assert result.code == 1
     assert "no expected.yaml; ome-asp answers:" in result.stdout and "score: 30" in result.stdout
 
@@ -183,12 +182,12 @@ def test_check_malformed_case_is_an_input_error(tmp_path, edit, message):
     spec = yaml.safe_load((case / "case.yaml").read_text())
     edit(spec)
     (case / "case.yaml").write_text(cases.dump(spec))
-    result = run_command("check", str(tmp_path))
+    result = run_cli("check", str(tmp_path))
     assert result.code == 2 and message in result.stderr
 
 
 def test_check_without_cases_is_an_input_error(tmp_path):
-    result = run_command("check", str(tmp_path))
+    result = run_cli("check", str(tmp_path))
     assert result.code == 2 and "no cases" in result.stderr
 
 
@@ -199,7 +198,7 @@ def test_check_compares_stderr_and_exit_when_expected(tmp_path):
     assert expected["explain"]["exit"] == 0
     expected["explain"]["exit"] = 1
     (case / "expected.yaml").write_text(cases.dump(expected))
-    result = run_command("check", str(case))
+    result = run_cli("check", str(case))
     assert result.code == 1 and "-exit: 1\n" in result.stdout.replace("    ", "")
 
 

@@ -8,8 +8,7 @@ import sys
 
 import yaml
 
-from conftest import ROOT
-from oracle_commands import run_command
+from conftest import ROOT, run_cli
 from ome_asp import diff
 
 PYTHON = shlex.quote(sys.executable)
@@ -28,7 +27,7 @@ def test_planted_O1_bug_is_found_and_shrunk_to_two_runtimes(tmp_path):
     cases; each counterexample shrinks to one ServingRuntime and one ClusterServingRuntime,
     is a valid case (ome-asp check passes it) and shows both answers."""
     out = tmp_path / "out"
-    result = run_command("diff", "--impl", f"{TOY} --bug namespaced-first", "--corpus", ORDERING,
+    result = run_cli("diff", "--impl", f"{TOY} --bug namespaced-first", "--corpus", ORDERING,
                          "--batch", "-o", str(out), "--max-counterexamples", "2")
     assert result.code == 1, result.stderr
     assert "o1-namespaced-first: selected: ome-asp ServingRuntime demo/team-low, implementation ClusterServingRuntime cluster-high" in result.stdout
@@ -41,12 +40,12 @@ def test_planted_O1_bug_is_found_and_shrunk_to_two_runtimes(tmp_path):
         assert sorted(r["kind"] for r in runtimes) == sorted(RUNTIME_KINDS)
         assert (directory / "implementation.yaml").is_file()
         assert "ome-asp" in (directory / "comparison.txt").read_text()
-    assert run_command("check", str(out)).code == 0
+    assert run_cli("check", str(out)).code == 0
 
 
 def test_planted_S3_bug_is_found_in_generated_cases(tmp_path):
     """S3: a toy reading a stored weight 0 as 0 (not 10/5) disagrees on scores; shrunk to one runtime."""
-    result = run_command("diff", "--impl", f"{TOY} --bug zero-weight", "--generate", "12", "--seed", "1",
+    result = run_cli("diff", "--impl", f"{TOY} --bug zero-weight", "--generate", "12", "--seed", "1",
                          "--batch", "-o", str(tmp_path), "--max-counterexamples", "1")
     assert result.code == 1
     directory = next(p.parent for p in tmp_path.glob("*/case.yaml"))
@@ -56,7 +55,7 @@ def test_planted_S3_bug_is_found_in_generated_cases(tmp_path):
 
 def test_correct_toy_agrees_on_generated_cases(tmp_path):
     """Without bugs the toy (the reference model) agrees with ome-asp: zero disagreements, exit 0."""
-    result = run_command("diff", "--impl", TOY, "--generate", "30", "--seed", "2", "--batch", "-o", str(tmp_path))
+    result = run_cli("diff", "--impl", TOY, "--generate", "30", "--seed", "2", "--batch", "-o", str(tmp_path))
     assert result.code == 0, result.stdout
     assert result.stdout == "30 cases: 30 agree, 0 disagree\n"
     assert not tmp_path.exists() or not any(tmp_path.iterdir())
@@ -65,10 +64,10 @@ def test_correct_toy_agrees_on_generated_cases(tmp_path):
 def test_ome_asp_itself_agrees_through_serve(tmp_path):
     """`ome-asp serve --stdio` speaks the protocol (its `report` answers are read): zero disagreements."""
     serve = f"{PYTHON} -m ome_asp.cli serve --stdio"
-    result = run_command("diff", "--impl", serve, "--corpus", ORDERING, "--batch", "-o", str(tmp_path))
+    result = run_cli("diff", "--impl", serve, "--corpus", ORDERING, "--batch", "-o", str(tmp_path))
     assert result.code == 0, result.stdout
     assert result.stdout.endswith("agree, 0 disagree\n")
-    result = run_command("diff", "--impl", serve, "--generate", "8", "--seed", "4", "--batch", "-o", str(tmp_path))
+    result = run_cli("diff", "--impl", serve, "--generate", "8", "--seed", "4", "--batch", "-o", str(tmp_path))
     assert result.stdout == "8 cases: 8 agree, 0 disagree\n"
 
 
@@ -76,12 +75,12 @@ def test_adapter_template_one_process_per_case(tmp_path):
     """Per-case mode (no --batch): the adapter template wrapping `ome-asp explain -o json` agrees."""
     adapter = f"{PYTHON} {shlex.quote(str(ROOT / 'examples' / 'adapter_template.py'))}"
     corpus = ROOT / "fixtures" / "cases" / "scoring"
-    result = run_command("diff", "--impl", adapter, "--corpus", str(corpus / "s7-best-entry-wins"), "-o", str(tmp_path))
+    result = run_cli("diff", "--impl", adapter, "--corpus", str(corpus / "s7-best-entry-wins"), "-o", str(tmp_path))
     assert result.stdout == "1 cases: 1 agree, 0 disagree\n", result.stdout
 
 
 def test_failing_implementation_is_a_disagreement(tmp_path):
-    result = run_command("diff", "--impl", f"{PYTHON} -c 'import sys; sys.exit(3)'", "--corpus",
+    result = run_cli("diff", "--impl", f"{PYTHON} -c 'import sys; sys.exit(3)'", "--corpus",
                          str(ROOT / "fixtures" / "cases" / "scoring" / "s7-best-entry-wins"), "-o", str(tmp_path),
                          "--max-counterexamples", "0")
     assert result.code == 1

@@ -7,7 +7,7 @@ import io
 
 import yaml
 
-from oracle_commands import run_command
+from conftest import run_cli
 from ome_asp import gen
 from ome_asp.loader import load
 from ome_asp.testing.builders import RandomChooser, cluster, shuffled
@@ -18,22 +18,22 @@ def _tree(directory) -> dict:
 
 
 def test_gen_output_passes_check_and_reports_rules(tmp_path):
-    result = run_command("gen", "--count", "12", "--seed", "5", "-o", str(tmp_path))
+    result = run_cli("gen", "--count", "12", "--seed", "5", "-o", str(tmp_path))
     assert result.code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == f"wrote 12 cases to {tmp_path} (seed 5, profile v1.3)"
     assert lines[1].startswith("rules exercised: ")
     assert any(line.startswith("  Q: Q1×") for line in lines)
     assert len(list(tmp_path.glob("*/case.yaml"))) == 12
-    checked = run_command("check", str(tmp_path))
+    checked = run_cli("check", str(tmp_path))
     assert checked.code == 0, checked.stdout
     assert checked.stdout.endswith("12 passed, 0 failed\n")
 
 
 def test_gen_is_deterministic_for_a_seed(tmp_path):
-    run_command("gen", "--count", "3", "--seed", "11", "-o", str(tmp_path / "a"))
-    run_command("gen", "--count", "3", "--seed", "11", "-o", str(tmp_path / "b"))
-    run_command("gen", "--count", "3", "--seed", "12", "-o", str(tmp_path / "c"))
+    run_cli("gen", "--count", "3", "--seed", "11", "-o", str(tmp_path / "a"))
+    run_cli("gen", "--count", "3", "--seed", "11", "-o", str(tmp_path / "b"))
+    run_cli("gen", "--count", "3", "--seed", "12", "-o", str(tmp_path / "c"))
     assert _tree(tmp_path / "a") == _tree(tmp_path / "b")
     assert _tree(tmp_path / "a") != _tree(tmp_path / "c")
 
