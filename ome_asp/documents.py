@@ -107,7 +107,7 @@ def _strict_scalar(construct):
     def construct_or_fail(loader: SafeConstructor, node: yaml.ScalarNode) -> Any:
         try:
             return construct(loader, node)
-        except (ValueError, KeyError, AttributeError, OverflowError):
+        except (ValueError, KeyError, IndexError, AttributeError, OverflowError):  # !!int "" is an IndexError
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
             raise ConstructorError(None, None, f"cannot read {quote(node.value)} as {tag}", node.start_mark) from None
 

@@ -97,6 +97,12 @@ def test_I4_yaml_tag_that_does_not_fit_its_value():
     assert_error(explain(path), 'f.yaml:10:15: document 1: not valid YAML: cannot read "high" as !!int')
 
 
+def test_I4_yaml_tag_on_an_empty_value():
+    """`!!int ''` makes PyYAML raise an IndexError (found by scripts/fuzz.py)."""
+    path = write("f.yaml", runtime("    priority: !!int ''\n"))
+    assert_error(explain(path), 'f.yaml:10:15: document 1: not valid YAML: cannot read "" as !!int')
+
+
 def test_I4_key_written_twice_in_one_mapping():
     """YAML would keep the last value silently; kubectl's strict decoding refuses it, so do we."""
     path = write("f.yaml", runtime("    priority: 1\n    priority: 5\n"))
