@@ -12,30 +12,20 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clusters import NAMESPACE, cluster_documents  # noqa: E402
+from run import median as median_time  # noqa: E402
 
 from ome_asp import engine  # noqa: E402
 from ome_asp.cli import main  # noqa: E402
 from ome_asp.facts import Query, build_facts  # noqa: E402
 from ome_asp.loader import load  # noqa: E402
-
-
-def median_time(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main_bench(argv=None) -> None:

@@ -17,38 +17,29 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from . import engine, limits, reasons, report
+from . import engine, reasons, report
 from .facts import build_facts
 
 EXIT_ALLOWED = 0
 EXIT_DENIED = 1  # the normal negative result: some runtime is denied
 
 
-def add_parser(commands) -> argparse.ArgumentParser:
-    """Register `admit` on the CLI's subcommands."""
+def add_parser(commands, common) -> argparse.ArgumentParser:
+    """Register `admit` on the CLI's subcommands; `common` adds the shared input flags."""
     parser = commands.add_parser(
         "admit",
         help="the runtime admission webhook's verdict on every runtime of the manifests",
         description="Check every ServingRuntime and ClusterServingRuntime as OME's admission webhook "
         "does (W-rules), in the context of the other objects given.",
     )
-    # explain's input flags but -n: admission does not depend on a namespace
-    parser.add_argument(
-        "-f", "--filename", action="append", default=[], metavar="PATH",
-        help="manifests: a file, a directory (read recursively) or - for stdin; repeatable",
-    )
-    parser.add_argument("--strict", action="store_true", help="treat every warning as an input error")
-    parser.add_argument(
-        "--max-input-size", type=limits.parse_byte_size, default=limits.format_byte_size(limits.MAX_INPUT_BYTES),
-        metavar="SIZE", help="refuse inputs larger than SIZE in total: bytes, or a quantity such as 512Mi (default: %(default)s)",
-    )
+    common(parser, namespace=False)  # admission does not depend on a namespace
     parser.add_argument("-o", "--output", choices=("text", "json", "yaml"), default="text")
     parser.set_defaults(run=run)
     return parser
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
-    from .cli import _dump, load_cluster  # cli imports this module
+    from .cli import load_cluster  # cli imports this module
 
     cluster = load_cluster(args, stdin, stderr)
     facts = build_facts(cluster, [])
@@ -61,7 +52,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         print(f"{len(verdicts)} runtime{'' if len(verdicts) == 1 else 's'}: "
               f"{len(verdicts) - denied} allowed, {denied} denied", file=stdout)
     else:
-        _dump(document(verdicts), args.output, stdout)
+        report.dump(document(verdicts), args.output, stdout)
     return EXIT_DENIED if denied else EXIT_ALLOWED
 
 

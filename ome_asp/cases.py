@@ -30,6 +30,7 @@ from pathlib import Path
 
 import yaml
 
+from . import report
 from .errors import InputError
 from .schema import validate
 
@@ -375,14 +376,15 @@ def differences(expected: dict, actual: dict) -> dict[str, str]:
     return diffs
 
 
-class _Dumper(yaml.SafeDumper):
+class _Dumper(report.YamlDumper):
     pass
 
 
 def _str(dumper, text: str):
     # Multi-line text (tables, stderr) as a literal block; the rest as plain or quoted scalars.
-    style = "|" if "\n" in text and all(line == line.rstrip() for line in text.splitlines()) else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+    if "\n" in text and all(line == line.rstrip() for line in text.splitlines()):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|")
+    return report.YamlDumper.yaml_representers[str](dumper, text)
 
 
 def _list(dumper, items: list):
@@ -404,12 +406,12 @@ _Dumper.add_representer(dict, _dict)
 
 def dump(value) -> str:
     """YAML as the corpus writes it: keys in the given order, one line per message."""
-    return yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 16)
+    return report.to_yaml(value, _Dumper, width=1 << 16)
 
 
 def dump_manifests(documents: list[dict]) -> str:
     """A multi-document YAML stream, as manifests.yaml holds it."""
-    return yaml.safe_dump_all(documents, sort_keys=False, allow_unicode=True, width=1 << 16)
+    return report.to_yaml_all(documents, width=1 << 16)
 
 
 def write(directory: Path, spec: dict, documents: list[dict], expected: dict | None) -> None:

@@ -16,8 +16,6 @@ import os
 import sys
 from typing import TextIO
 
-import yaml
-
 from . import __version__, admit, check, diagnostics, diff, engine, gen, limits, reasons, report, select, steer
 from .errors import OmeAspError, UsageError
 from .facts import Query, build_facts
@@ -93,7 +91,7 @@ def build_parser(prog: str = "ome-asp") -> argparse.ArgumentParser:
     serve.set_defaults(run=run_serve)
 
     select.add_parser(commands, add_input_flags)
-    admit.add_parser(commands)
+    admit.add_parser(commands, add_input_flags)
     steer.add_parser(commands, add_input_flags)
     check.add_parser(commands)
     gen.add_parser(commands)
@@ -101,9 +99,10 @@ def build_parser(prog: str = "ome-asp") -> argparse.ArgumentParser:
     return parser
 
 
-def add_input_flags(parser: argparse.ArgumentParser) -> None:
+def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> None:
     """The flags every command that reads manifests shares."""
-    parser.add_argument("-n", "--namespace", default="default", help="the namespace to evaluate in (default: %(default)s)")
+    if namespace:
+        parser.add_argument("-n", "--namespace", default="default", help="the namespace to evaluate in (default: %(default)s)")
     parser.add_argument(
         "-f", "--filename", action="append", default=[], metavar="PATH",
         help="manifests: a file, a directory (read recursively) or - for stdin; repeatable",
@@ -227,7 +226,7 @@ def _print_single(output: str, query: Query, answer: engine.QueryAnswer, stdout:
     if answer.note is not None:
         print(reasons.text(answer.note), file=stderr)
     if output in ("json", "yaml"):
-        _dump(report.explain_json(query, answer), output, stdout)
+        report.dump(report.explain_json(query, answer), output, stdout)
     elif not answer.verdicts:
         print(NO_RUNTIMES, file=stderr)  # E6: no candidates at all, no table
     else:
@@ -242,7 +241,7 @@ def _print_batch(output: str, queries: list[Query], result: engine.Answer, stdou
     answers = [result.queries[n] for n in range(1, len(queries) + 1)]
     if output in ("json", "yaml"):
         items = [report.explain_json(q, a) for q, a in zip(queries, answers)]
-        _dump({"apiVersion": report.API_VERSION, "kind": "List", "items": items}, output, stdout)
+        report.dump({"apiVersion": report.API_VERSION, "kind": "List", "items": items}, output, stdout)
     else:
         sections = []
         for query, answer in zip(queries, answers):
@@ -256,13 +255,6 @@ def _print_batch(output: str, queries: list[Query], result: engine.Answer, stdou
             sections.append(header + body)
         stdout.write("\n".join(sections))
     return EXIT_ERROR if any(a.error is not None for a in answers) else EXIT_OK
-
-
-def _dump(document: dict, output: str, stdout: TextIO) -> None:
-    if output == "json":
-        stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    else:
-        stdout.write(yaml.safe_dump(document, sort_keys=False, allow_unicode=True))
 
 
 def _warn_denied(result: engine.Answer, stderr: TextIO) -> None:

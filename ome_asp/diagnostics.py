@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 from . import __version__
-from .engine import InternalError, encoding_dir
+from .engine import encoding_dir
+from .errors import InternalError
 
 EXIT_INTERNAL = 3
 FACTS = "facts.lp"

@@ -19,12 +19,8 @@ from pathlib import Path
 
 import clingo
 
-from .errors import OmeAspError
+from .errors import InternalError
 from .facts import Facts, RuntimeRef
-
-
-class InternalError(OmeAspError):
-    """The encoding produced something it should never produce."""
 
 
 MAIN_LP = "main.lp"  # includes every file: the one-query explain program

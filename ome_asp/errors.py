@@ -5,6 +5,10 @@ class OmeAspError(Exception):
     """An error reported to the user as one `error: <message>` line."""
 
 
+class InternalError(OmeAspError):
+    """ome-asp's own fault, not the user's: `internal error: ...`, exit 3, with a reproduction (diagnostics)."""
+
+
 class InputError(OmeAspError):
     """Malformed or invalid input (spec I4): the run stops before any query."""
 

@@ -22,6 +22,7 @@ from typing import Iterable, NamedTuple
 
 import clingo
 
+from .documents import shown
 from .objects import BASE_MODEL, CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Cluster, Entry, Model, Pipeline, Runtime
 from .sizes import format_exact, parse_size
 from .versions import parse_version
@@ -50,8 +51,11 @@ class RuntimeRef(NamedTuple):
         return self.kind == SERVING_RUNTIME
 
     def __str__(self) -> str:
-        """`ServingRuntime ns/name` or `ClusterServingRuntime name`, as in messages."""
-        return f"{self.kind} {self.namespace}/{self.name}" if self.namespaced else f"{self.kind} {self.name}"
+        """`ServingRuntime ns/name` or `ClusterServingRuntime name`, as in messages; a name
+        that is not printable is quoted (D-27), so a message stays one line."""
+        if self.namespaced:
+            return f"{self.kind} {shown(self.namespace)}/{shown(self.name)}"
+        return f"{self.kind} {shown(self.name)}"
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from typing import Callable
 
 import clingo
 
-from .errors import OmeAspError
+from .documents import quote, shown
+from .errors import InternalError
 
 NONE = "none"  # the constant the encoding uses for an absent value
 
@@ -49,7 +50,7 @@ def text(term: clingo.Symbol, details: dict[int, list[clingo.Symbol]] | None = N
     """The message for a reason term; `details` are the E15 pieces of a format failure."""
     render = _RENDER.get(term.name)
     if render is None:
-        raise OmeAspError(f"internal error: no message for reason {term}")
+        raise InternalError(f"no message for reason {term}")
     args = [value(a) if a.type == clingo.SymbolType.String or a.match(NONE, 0) else a for a in term.arguments]
     if term.name == "format_unsupported":
         return render(*args, details=details or {})
@@ -215,17 +216,17 @@ def _unknown() -> str:
 
 @_renders("isvc_not_found")
 def _isvc_not_found(name: str) -> str:
-    return f'inferenceservices.ome.io "{name}" not found'
+    return f"inferenceservices.ome.io {_go_quoted(name)} not found"
 
 
 @_renders("isvc_without_model")
 def _isvc_without_model(name: str) -> str:
-    return f'InferenceService "{name}" has no spec.model; pass --model instead'
+    return f"InferenceService {_go_quoted(name)} has no spec.model; pass --model instead"
 
 
 @_renders("model_not_found")
 def _model_not_found(name: str) -> str:
-    return f'clusterbasemodels.ome.io "{name}" not found'
+    return f"clusterbasemodels.ome.io {_go_quoted(name)} not found"
 
 
 @_renders("model_format_name_missing")
@@ -244,11 +245,11 @@ def _explicit_runtime(name: str) -> str:
 def admission_text(reason: clingo.Symbol, runtime, unknown_classes: list[str]) -> str:
     """The webhook's denial message (W3, W4) for `runtime` (a facts.RuntimeRef)."""
     if reason.name == "unknown_accelerator_classes":
-        return f"unknown accelerator classes referenced in AcceleratorRequirements: [{' '.join(unknown_classes)}]"
+        return f"unknown accelerator classes referenced in AcceleratorRequirements: [{' '.join(map(shown, unknown_classes))}]"
     if reason.name == "different_priorities":
         group = reason.arguments[0].string
-        return f"different priorities assigned for the model format {group} under the {runtime.kind.lower()} {runtime.name}"
-    raise OmeAspError(f"internal error: no message for admission reason {reason}")
+        return f"different priorities assigned for the model format {group if group.isprintable() else quote(group)} under the {runtime.kind.lower()} {shown(runtime.name)}"
+    raise InternalError(f"no message for admission reason {reason}")
 
 
 # --- what OME does with a selection (encoding/outcome.lp) ------------------------
@@ -290,7 +291,7 @@ def outcome_text(
     def render(t: clingo.Symbol) -> str:
         if t.match("no_runtime", 0):
             if no_runtime is None:
-                raise OmeAspError("internal error: no O8 message for no_runtime")
+                raise InternalError("no O8 message for no_runtime")
             return no_runtime
         function = _OUTCOME.get(t.name)
         if function is None:

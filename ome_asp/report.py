@@ -8,7 +8,11 @@ for display and fills in the strings.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import TextIO
+
+import yaml
 
 from . import reasons
 from .engine import QueryAnswer, Verdict
@@ -202,3 +206,34 @@ def _distance_basis(v: Verdict) -> str:
         "no_bounds": f"distance {v.distance}: modelSizeRange sets no bound",
         "both_bounds": f"distance {v.distance}: max - min, the width of the range",
     }[basis.name]
+
+
+class YamlDumper(yaml.SafeDumper):
+    """safe_dump's dumper, less one PyYAML bug: it writes NEL (U+0085) raw inside a
+    single-quoted scalar, where a YAML reader folds it into a space. Strings that
+    hold one are double-quoted, where it is escaped (`\\N`)."""
+
+
+def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style='"' if "\x85" in text else None)
+
+
+YamlDumper.add_representer(str, _represent_str)
+
+
+def to_yaml(document, dumper: type[yaml.SafeDumper] = YamlDumper, **options) -> str:
+    """YAML that reads back as `document`, keys in their order."""
+    return yaml.dump(document, Dumper=dumper, sort_keys=False, allow_unicode=True, **options)
+
+
+def to_yaml_all(documents: list, dumper: type[yaml.SafeDumper] = YamlDumper, **options) -> str:
+    """A multi-document YAML stream of `documents`."""
+    return yaml.dump_all(documents, Dumper=dumper, sort_keys=False, allow_unicode=True, **options)
+
+
+def dump(document: dict, output: str, stdout: TextIO) -> None:
+    """`-o json` / `-o yaml` of every command."""
+    if output == "json":
+        stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    else:
+        stdout.write(to_yaml(document))

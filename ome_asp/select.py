@@ -48,7 +48,7 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
-    from .cli import _dump, _warn_denied, load_cluster  # cli imports this module
+    from .cli import _warn_denied, load_cluster  # cli imports this module
 
     if (args.model is None) == (args.isvc is None):
         raise UsageError("exactly one of --model or --isvc is required")
@@ -65,7 +65,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     selection = Selection(query, answer)
 
     if args.output != "text":
-        _dump(selection.document(), args.output, stdout)
+        report.dump(selection.document(), args.output, stdout)
     else:
         for warning in selection.warnings:
             print(f"Warning: {warning}", file=stderr)

@@ -24,8 +24,6 @@ import json
 from collections import OrderedDict
 from typing import TextIO
 
-import yaml
-
 from . import engine, reasons, report
 from .errors import OmeAspError
 from .facts import Query, build_facts
@@ -107,7 +105,7 @@ def _query(request: dict) -> Query:
 def _case_cluster(manifests) -> Cluster:
     if not isinstance(manifests, list):
         raise OmeAspError('"manifests" must be a list of objects')
-    stream = yaml.safe_dump_all(manifests, allow_unicode=True).encode()
+    stream = report.to_yaml_all(manifests).encode()
     return load(["-"], stdin=io.BytesIO(stream))
 
 

@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import engine, reasons
+from . import engine, reasons, report
 from .errors import OmeAspError
 from .facts import EntryTables, FactBuilder, Facts, Query, RuntimeRef, Term, build_facts, const, runtime_id
 from .objects import CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Cluster, Runtime, SizeRange
@@ -393,11 +393,7 @@ def add_parser(commands, common) -> None:
 
 
 def run(args, stdin, stdout, stderr) -> int:
-    import json
-
-    import yaml
-
-    from .cli import load_cluster
+    from .cli import load_cluster  # cli imports this module
     from .errors import UsageError
 
     if (args.model is None) == (args.isvc is None):
@@ -407,8 +403,6 @@ def run(args, stdin, stdout, stderr) -> int:
     result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want))
     if args.output == "text":
         stdout.write(render_text(result))
-    elif args.output == "json":
-        stdout.write(json.dumps(to_document(result), indent=2, ensure_ascii=False) + "\n")
     else:
-        stdout.write(yaml.safe_dump(to_document(result), sort_keys=False, allow_unicode=True))
+        report.dump(to_document(result), args.output, stdout)
     return 0 if result.edit_sets else 1

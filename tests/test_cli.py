@@ -11,50 +11,11 @@ import sys
 import pytest
 import yaml
 
+from manifests import entry, model, runtime, write
 from conftest import FIXTURES, ROOT, run_cli
 
 WORKED = str(FIXTURES / "worked-example")
 MODEL = "llama-3-2-3b-instruct"
-
-
-def entry(**overrides) -> dict:
-    base = {
-        "modelFormat": {"name": "safetensors", "version": "1.0.0"},
-        "modelFramework": {"name": "transformers", "version": "4.45.0.dev0"},
-        "modelArchitecture": "LlamaForCausalLM",
-        "autoSelect": True,
-    }
-    base.update(overrides)
-    return base
-
-
-def runtime(name: str, namespace: str | None = None, **spec) -> dict:
-    metadata = {"name": name}
-    if namespace is not None:
-        metadata["namespace"] = namespace
-    spec.setdefault("supportedModelFormats", [entry()])
-    kind = "ServingRuntime" if namespace is not None else "ClusterServingRuntime"
-    return {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": spec}
-
-
-def model(name: str = "m", namespace: str | None = None, **spec) -> dict:
-    metadata = {"name": name}
-    if namespace is not None:
-        metadata["namespace"] = namespace
-    base = {
-        "modelFormat": {"name": "safetensors", "version": "1.0.0"},
-        "modelFramework": {"name": "transformers", "version": "4.45.0.dev0"},
-        "modelArchitecture": "LlamaForCausalLM",
-    }
-    base.update(spec)
-    kind = "BaseModel" if namespace is not None else "ClusterBaseModel"
-    return {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": base}
-
-
-def write(tmp_path, *documents: dict) -> str:
-    path = tmp_path / "manifests.yaml"
-    path.write_text(yaml.safe_dump_all(documents, sort_keys=False))
-    return str(path)
 
 
 def explain_json(*argv: str) -> dict:

@@ -106,16 +106,10 @@ def test_I6_arbitrary_strings_come_back_exactly(tmp_path, values):
     ]
     as_yaml = explain(tmp_path, documents, values, "yaml")
     assert as_yaml.code == 0
-    if not any(NEL in value for value in values.values()):  # see the xfail below
-        assert yaml.safe_load(as_yaml.stdout) == report
+    assert yaml.safe_load(as_yaml.stdout) == report
     assert explain(tmp_path, documents, values, "wide").code == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli's -o yaml dumps with allow_unicode=True, and PyYAML then writes NEL (U+0085) raw in a quoted "
-    "scalar, which YAML folds into a space: the name does not come back",
-)
 def test_I6_yaml_output_keeps_a_nel_character(tmp_path):
     values = {key: key for key in ("ns", "model", "fmt", "framework", "arch", "quant", "accel", "entry_name", "runtime", "other", "isvc")}
     values |= {"other_arch": "other-arch", "runtime": f"a{NEL}b"}

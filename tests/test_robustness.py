@@ -521,7 +521,6 @@ def test_internal_error_when_no_dump_can_be_written(monkeypatch: pytest.MonkeyPa
     assert (result.code, result.stderr) == (3, "internal error: boom (no reproduction written: [Errno 28] No space left on device)\n")
 
 
-@pytest.mark.xfail(strict=True, reason="reasons.py raises OmeAspError('internal error: ...'): printed as `error:`, exit 1, not 3")
 def test_unknown_reason_term_is_an_internal_error():
     with pytest.raises(engine.InternalError):
         reasons.text(clingo.Function("no_such_reason"))
@@ -537,11 +536,6 @@ def test_input_errors_are_never_internal(monkeypatch: pytest.MonkeyPatch):
     assert not list(Path(tempfile.tempdir).glob("ome-asp-internal-error-*"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli._warn_denied prints runtime names and accelerator classes raw: a newline in one splits the I9 "
-    "line; quoting them as the loader's messages do (D-8) would keep it one line",
-)
 def test_I9_E2_admission_warning_stays_one_line_for_odd_names():
     text = MODEL_DOC + "---\n" + runtime(
         spec='  acceleratorRequirements:\n    acceleratorClasses: ["x\\ny"]\n', name='"a\\nb"'
@@ -551,11 +545,6 @@ def test_I9_E2_admission_warning_stays_one_line_for_odd_names():
     assert all(line.startswith(("warning: ", "No serving runtimes")) for line in result.stderr.splitlines())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="reasons.py puts the name raw between quotes in E4's messages; kubectl's NotFound quotes it with Go's %q "
-    "(D-22: rendered as JSON), which keeps the line one line",
-)
 def test_E4_E2_not_found_stays_one_line_for_odd_names():
     result = run_cli("explain", "--model", "a\nb", "-f", write("f.yaml", MODEL_DOC))
     assert_error(result, 'clusterbasemodels.ome.io "a\\nb" not found')

@@ -12,6 +12,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
+from manifests import entry, model, runtime, write
 from conftest import FIXTURES, GOLDEN, run_cli
 from ome_asp import engine
 from ome_asp.facts import Query, build_facts
@@ -44,34 +45,6 @@ def select_json(*argv: str) -> dict:
 # --- manifests -------------------------------------------------------------------------
 
 
-def entry(**overrides) -> dict:
-    base = {
-        "modelFormat": {"name": "safetensors", "version": "1.0.0"},
-        "modelFramework": {"name": "transformers", "version": "4.45.0.dev0"},
-        "modelArchitecture": "LlamaForCausalLM",
-        "autoSelect": True,
-    }
-    base.update(overrides)
-    return base
-
-
-def runtime(name: str, namespace: str | None = None, **spec) -> dict:
-    metadata = {"name": name} if namespace is None else {"name": name, "namespace": namespace}
-    spec.setdefault("supportedModelFormats", [entry()])
-    kind = "ServingRuntime" if namespace is not None else "ClusterServingRuntime"
-    return {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": spec}
-
-
-def model(name: str = "m", **spec) -> dict:
-    base = {
-        "modelFormat": {"name": "safetensors", "version": "1.0.0"},
-        "modelFramework": {"name": "transformers", "version": "4.45.0.dev0"},
-        "modelArchitecture": "LlamaForCausalLM",
-    }
-    base.update(spec)
-    return {"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": name}, "spec": base}
-
-
 def isvc(name: str = "svc", namespace: str = "ns1", model_name: str | None = "m", **spec) -> dict:
     if model_name is not None:
         spec["model"] = {"name": model_name}
@@ -83,12 +56,6 @@ def isvc(name: str = "svc", namespace: str = "ns1", model_name: str | None = "m"
 
 def accelerator_class(name: str) -> dict:
     return {"apiVersion": "ome.io/v1beta1", "kind": "AcceleratorClass", "metadata": {"name": name}, "spec": {}}
-
-
-def write(tmp_path, *documents: dict) -> str:
-    path = tmp_path / "manifests.yaml"
-    path.write_text(yaml.safe_dump_all(documents, sort_keys=False))
-    return str(path)
 
 
 ENGINE = {"minReplicas": 1}
