@@ -74,8 +74,8 @@ def model_format(answer: QueryAnswer) -> str:
 
 
 def no_runtime_message(answer: QueryAnswer, namespace: str) -> str | None:
-    """O8, or None when some runtime qualifies."""
-    if answer.ranking:
+    """O8, or None when some runtime qualifies or selection did not run (a query error)."""
+    if answer.ranking or answer.error is not None:
         return None
     fmt = model_format(answer)
     message = f"no runtime found to support model {fmt} with format {fmt} in namespace {namespace}"
@@ -99,9 +99,11 @@ def query_json(query: Query, answer: QueryAnswer) -> dict:
 
 
 def explain_json(query: Query, answer: QueryAnswer) -> dict:
-    """The RuntimeExplainReport (field names fixed by the core issue)."""
+    """The RuntimeExplainReport (field names fixed by the core issue); a query
+    that explain cannot answer (E4, in a batch) adds `error`, with no rows."""
     all_rows = rows(answer)
     selected = all_rows[0].runtime if all_rows and all_rows[0].rank == 1 else None
+    error = {} if answer.error is None else {"error": reasons.text(answer.error)}
     return {
         "apiVersion": API_VERSION,
         "kind": "RuntimeExplainReport",
@@ -112,6 +114,7 @@ def explain_json(query: Query, answer: QueryAnswer) -> dict:
         else {"kind": selected.kind, "namespace": selected.namespace, "name": selected.name},
         "rows": [_row_json(row) for row in all_rows],
         "message": no_runtime_message(answer, query.namespace),
+        **error,
     }
 
 

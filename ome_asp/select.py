@@ -1,7 +1,7 @@
 """`ome-asp select`: the runtime OME uses for a model or an InferenceService,
 or why it uses none, and where OME says so (spec O5, O8, O9, M2-M4, M6, X1-X7).
 
-    ome-asp select (--model NAME | --isvc NAME) [-n NS] -f PATH... [-o text|json|yaml]
+    ome-asp select (--model NAME | --isvc NAME | --all) [-n NS] -f PATH... [-o text|json|yaml]
 
 The one-query selection program (its #minimize optimum is proved unique) with
 encoding/outcome.lp decides everything: the runtime used, the failure, the
@@ -15,6 +15,11 @@ deny it, by kubectl's denial line (exit 1); stderr gets the loader and I9
 warnings, then each warning as kubectl shows admission warnings (`Warning:
 ...`). Usage and input errors (bad flags, manifests, InferenceService not
 found) exit 2, an internal error 3.
+
+`--all` answers for every InferenceService of the input, each in its own
+namespace, in one grounding (winner.lp instead of the #minimize statements):
+text sections headed by the equivalent single command, or a `List` of
+RuntimeSelection reports; exit 1 when any of them uses no runtime.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
     target = parser.add_argument_group("target (exactly one)")
     target.add_argument("--model", metavar="NAME", help="a model, as an InferenceService naming only it would get")
     target.add_argument("--isvc", metavar="NAME", help="an InferenceService of the namespace")
+    target.add_argument("--all", action="store_true", help="every InferenceService of the input, each in its namespace, in one run")
     common(parser)
     parser.add_argument("-o", "--output", choices=("text", "json", "yaml"), default="text")
     parser.set_defaults(run=run)
@@ -50,32 +56,35 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     from .cli import _warn_denied, load_cluster  # cli imports this module
 
-    if (args.model is None) == (args.isvc is None):
-        raise UsageError("exactly one of --model or --isvc is required")
+    if sum((args.model is not None, args.isvc is not None, args.all)) != 1:
+        raise UsageError("exactly one of --model, --isvc or --all is required")
     cluster = load_cluster(args, stdin, stderr)
-    query = Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
-    facts = build_facts(cluster, [query])
-    args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
-    result = engine.solve(facts, 1, outcome=True)
-    _warn_denied(result, stderr)
-    answer = result.queries[1]
-    outcome = answer.outcome
-    if outcome.error is not None:
-        raise UsageError(reasons.outcome_text(outcome.error))
-    selection = Selection(query, answer)
-
-    if args.output != "text":
-        report.dump(selection.document(), args.output, stdout)
+    if args.all:
+        queries = [Query(namespace=i.namespace, isvc=i.name) for i in cluster.inference_services]
     else:
-        for warning in selection.warnings:
-            print(f"Warning: {warning}", file=stderr)
-        if outcome.used is not None:
-            print(outcome.used, file=stdout)
+        queries = [Query(namespace=args.namespace, model=args.model, isvc=args.isvc)]
+    facts = build_facts(cluster, queries)
+    args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
+    result = engine.solve(facts, len(queries), outcome=True)
+    _warn_denied(result, stderr)
+    if not args.all:
+        outcome = result.queries[1].outcome
+        if outcome.error is not None:
+            raise UsageError(reasons.outcome_text(outcome.error))
+        selection = Selection(queries[0], result.queries[1])
+        if args.output != "text":
+            report.dump(selection.document(), args.output, stdout)
         else:
-            print(selection.message, file=stdout)
-            if selection.denial is not None:
-                print(reasons.isvc_denial(selection.denial), file=stdout)
-    return EXIT_SELECTED if outcome.used is not None else EXIT_NONE
+            stdout.write(selection.text_output(stderr))
+        return EXIT_SELECTED if outcome.used is not None else EXIT_NONE
+
+    selections = [Selection(q, result.queries[n]) for n, q in enumerate(queries, 1)]
+    if args.output != "text":
+        items = [s.document() for s in selections]
+        report.dump({"apiVersion": report.API_VERSION, "kind": "List", "items": items}, args.output, stdout)
+    else:
+        stdout.write("\n".join(f"# select --isvc {s.query.isvc} -n {s.query.namespace}\n{s.text_output(stderr)}" for s in selections))
+    return EXIT_SELECTED if all(s.outcome.used is not None for s in selections) else EXIT_NONE
 
 
 class Selection:
@@ -84,6 +93,8 @@ class Selection:
     def __init__(self, query: Query, answer: engine.QueryAnswer) -> None:
         self.query, self.answer, self.outcome = query, answer, answer.outcome
         outcome = self.outcome
+        # an InferenceService that select cannot answer for (a usage error alone; --all reports it)
+        self.error = None if outcome.error is None else reasons.outcome_text(outcome.error)
         self.message = None if outcome.failure is None else self.text(outcome.failure)
         self.warnings = [self.text(w) for w in outcome.warnings]
         self.denial = None if outcome.admission_denial is None else self.text(outcome.admission_denial)
@@ -94,8 +105,23 @@ class Selection:
         no_runtime = report.no_runtime_message(self.answer, self.query.namespace) if self.answer.label is not None else None
         return reasons.outcome_text(term, details, no_runtime)
 
+    def text_output(self, stderr: TextIO) -> str:
+        """stdout of the text output; the warnings go to stderr as kubectl prints them."""
+        if self.error is not None:
+            return f"error: {self.error}\n"
+        for warning in self.warnings:
+            print(f"Warning: {warning}", file=stderr)
+        if self.outcome.used is not None:
+            return f"{self.outcome.used}\n"
+        denial = "" if self.denial is None else reasons.isvc_denial(self.denial) + "\n"
+        return f"{self.message}\n{denial}"
+
     def document(self) -> dict:
-        """The RuntimeSelection report (README, "select")."""
+        """The RuntimeSelection report (README, "select"); with --all, an InferenceService
+        select cannot answer for has `error` instead of the outcome."""
+        if self.error is not None:
+            return {"apiVersion": report.API_VERSION, "kind": "RuntimeSelection", "profile": report.PROFILE,
+                    "query": self.query_json(), "error": self.error}
         outcome = self.outcome
         condition = None
         if outcome.condition is not None:

@@ -239,3 +239,23 @@ def test_show_facts_replays_with_plain_clingo(tmp_path):
     )
     assert "OPTIMUM FOUND" in replay.stdout
     assert 'selected(1,sr("llama-demo","team-llama"))' in replay.stdout.split()
+
+
+def test_E7_all_models_sections_list_and_errors(tmp_path):
+    """--all-models: one report per model (each BaseModel in its namespace, each
+    ClusterBaseModel in -n's), equal to the single command's; a model explain
+    cannot answer for (M4) is an `error:` section, an `error` in JSON, exit 1."""
+    path = write(tmp_path, model("m"), model("b", "ns1"), model("nofmt", modelFormat={"version": "1"}),
+                 runtime("rt", "ns1"), runtime("crt"))
+    result = run_cli("explain", "--all-models", "-n", "ns1", "-f", path)
+    assert result.code == 1
+    sections = [s + "\n" for s in result.stdout.rstrip("\n").split("\n\n")]
+    assert [s.splitlines()[0] for s in sections] == [
+        "# explain --model b -n ns1", "# explain --model m -n ns1", "# explain --model nofmt -n ns1"]
+    assert sections[1].split("\n", 1)[1] == run_cli("explain", "--model", "m", "-n", "ns1", "-f", path).stdout
+    assert sections[2] == ("# explain --model nofmt -n ns1\nerror: invalid model specification: "
+                           "modelFormat.name: model format name is required\n")
+    listed = json.loads(run_cli("explain", "--all-models", "-n", "ns1", "-f", path, "-o", "json").stdout)
+    assert listed["kind"] == "List"
+    assert listed["items"][1] == explain_json("--model", "m", "-n", "ns1", "-f", path)
+    assert listed["items"][2]["error"] == "invalid model specification: modelFormat.name: model format name is required"

@@ -41,6 +41,8 @@ def test_only_the_selection_is_left_to_the_solver(case):
         ctl = engine._ground(facts.program, files + engine.SHOW)
         undecided = {a.symbol.name for a in ctl.symbolic_atoms if not a.is_fact}
         assert undecided <= {"selected"}
+    ctl = engine._ground(facts.program, engine.CORE + engine.WINNER + engine.SHOW)  # the batch programs
+    assert all(a.is_fact for a in ctl.symbolic_atoms)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -61,6 +63,8 @@ def test_batch_orders_equal_the_one_query_optimum(case):
         assert explained.queries[number].ranking == single.ranking
         assert ranked.queries[number].ranking == single.ranking
         assert single.selected == (single.ranking[0] if single.ranking else None)
+        # winner.lp's first runtime, without search, is the #minimize optimum
+        assert explained.queries[number].selected == ranked.queries[number].selected == single.selected
         batch_rows = explained.queries[number].verdicts
         assert {r: (v.score, v.distance, v.failures, v.first_failure) for r, v in batch_rows.items()} == {
             r: (v.score, v.distance, v.failures, v.first_failure) for r, v in single.verdicts.items()

@@ -384,8 +384,8 @@ def test_json_shape():
 @pytest.mark.parametrize(
     "argv, message",
     [
-        pytest.param(["-f", WORKED], "exactly one of --model or --isvc is required", id="neither"),
-        pytest.param(["--model", "a", "--isvc", "b", "-f", WORKED], "exactly one of --model or --isvc is required", id="both"),
+        pytest.param(["-f", WORKED], "exactly one of --model, --isvc or --all is required", id="neither"),
+        pytest.param(["--model", "a", "--isvc", "b", "-f", WORKED], "exactly one of --model, --isvc or --all is required", id="both"),
         pytest.param(["--model", "a"], "no input: pass the manifests with -f FILE, -f DIR or -f - (stdin)", id="no-input"),
         pytest.param(["--model", "a", "-f", WORKED, "-o", "table"], None, id="bad-output"),
         pytest.param(["--model", "a", "-f", WORKED, "--bogus"], "unrecognized arguments: --bogus", id="unknown-flag"),
@@ -473,3 +473,36 @@ def test_O5_X1_outcome_agrees_with_explain(case):
 
     ctl = engine._ground(facts.program, engine.CORE + engine.EXPLANATION + engine.SELECTION + engine.SHOW + engine.OUTCOME)
     assert {a.symbol.name for a in ctl.symbolic_atoms if not a.is_fact} <= USED_DEPENDENT
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(strategies.clusters())
+def test_O5_select_all_agrees_with_one_query_select(case):
+    """--all grounds every InferenceService at once (winner.lp, no search); each
+    gets the report that the one-query #minimize optimum gives."""
+    documents, _ = case
+    cluster = cluster_of(documents)
+    queries = [Query(i.namespace, isvc=i.name) for i in cluster.inference_services]
+    if not queries:
+        return
+    batch = engine.solve(build_facts(cluster, queries), len(queries), outcome=True)
+    for number, query in enumerate(queries, 1):
+        single = engine.solve(build_facts(cluster, [query]), 1, outcome=True).queries[1]
+        assert Selection(query, batch.queries[number]).document() == Selection(query, single).document()
+
+
+def test_select_all_sections_and_list(tmp_path):
+    """--all: a section per InferenceService, headed by the single command; exit 1
+    when one of them uses no runtime; -o json is a List of the same reports."""
+    documents = [model("m"), runtime("rt", "ns1"), isvc("a", "ns1"), isvc("b", "ns2"), isvc("c", "ns1", model_name=None, runtime={"kind": "ClusterServingRuntime"})]
+    path = write(tmp_path, *documents)
+    result = select("--all", "-f", path)
+    assert result.code == 1
+    sections = result.stdout.split("\n\n")
+    assert sections[0] == "# select --isvc a -n ns1\nServingRuntime ns1/rt"
+    assert sections[1].startswith("# select --isvc c -n ns1\nerror: ")
+    assert sections[2].startswith("# select --isvc b -n ns2\nno runtime found to support model")
+    listed = json.loads(select("--all", "-f", path, "-o", "json").stdout)
+    assert listed["kind"] == "List" and [i["query"]["isvc"] for i in listed["items"]] == ["a", "c", "b"]
+    assert listed["items"][0] == select_json("--isvc", "a", "-n", "ns1", "-f", path)
+    assert listed["items"][1]["error"] == select("--isvc", "c", "-n", "ns1", "-f", path).stderr[len("error: "):-1]
