@@ -43,6 +43,9 @@ def add_parser(commands) -> argparse.ArgumentParser:
         metavar="SIZE", help="refuse inputs larger than SIZE in total: bytes, or a quantity such as 512Mi (default: %(default)s)",
     )
     parser.add_argument("-o", "--output", choices=("text", "json", "yaml"), default="text")
+    from .cli import add_profile_flags  # cli imports this module
+
+    add_profile_flags(parser)
     parser.set_defaults(run=run)
     return parser
 

@@ -11,6 +11,7 @@ order by that definition; tests check that both agree (docs/design.md).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import re
 import time
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import clingo
 
+from . import gosort
 from .errors import OmeAspError
 from .facts import Facts, RuntimeRef
 
@@ -78,6 +80,7 @@ class Outcome:
     admission_warnings: list[clingo.Symbol] = field(default_factory=list)
     condition: tuple[bool, str, clingo.Symbol | None] | None = None  # RuntimeReady: status, reason, message
     events: list[tuple[str, clingo.Symbol]] = field(default_factory=list)  # Warning events: reason, message
+    ended: tuple[str, RuntimeRef] | None = None  # select_outcome: (outcome, runtime), profiles.md section 0
 
 
 @dataclass
@@ -91,6 +94,9 @@ class QueryAnswer:
     selected: RuntimeRef | None = None
     ranking: list[RuntimeRef] = field(default_factory=list)  # qualifying runtimes, O-order
     outcome: Outcome = field(default_factory=Outcome)  # with outcome.lp only
+    # An outcome without a table (profiles.md section 0): (name, detail), e.g.
+    # ("panic", "ClusterServingRuntime rt: ..."); query_outcome/3 or the Go sort.
+    ended: tuple[str, str] | None = None
 
 
 @dataclass
@@ -132,6 +138,24 @@ def solve(facts: Facts, n_queries: int, explain: bool = True, outcome: bool = Fa
         raise ValueError("outcome.lp needs the one-query explain program")
     files = CORE + (EXPLANATION if explain else ()) + (SELECTION if n_queries == 1 else ()) + SHOW
     files += OUTCOME if outcome else ()
+    go_sort = gosort.order if facts.profile is not None and facts.profile.go_sort else None
+    answer = _solve(facts, files, n_queries, go_sort, start)
+    if outcome and go_sort is not None:
+        # The Go order's first runtime is the one OME uses: selection.lp
+        # reads it (go_first/2) and outcome.lp derives the rest from it.
+        first = answer.queries[1].ranking[:1]
+        if first and first[0] != answer.queries[1].selected:
+            pinned = _go_first_fact(facts, first[0])
+            answer = _solve(dataclasses.replace(facts, program=facts.program + pinned), files, n_queries, go_sort, start)
+    return answer
+
+
+def _go_first_fact(facts: Facts, runtime: RuntimeRef) -> str:
+    identifier = next(text for text, ref in facts.runtimes.items() if ref == runtime)
+    return str(clingo.Function("go_first", [clingo.Number(1), clingo.parse_term(identifier)])) + ".\n"
+
+
+def _solve(facts: Facts, files: tuple[str, ...], n_queries: int, go_sort, start: float) -> Answer:
     ctl = _ground(facts.program, files)
     grounded = time.perf_counter()
     optimal = []
@@ -145,7 +169,7 @@ def solve(facts: Facts, n_queries: int, explain: bool = True, outcome: bool = Fa
         raise InternalError("the encoding has no answer set for this input")
     if len(optimal) != 1:
         raise InternalError(f"the answer is not unique ({len(optimal)} optimal answer sets)")
-    answer = decode(optimal[0], n_queries, facts)
+    answer = decode(optimal[0], n_queries, facts, go_sort)
     lp = ctl.statistics["problem"]["lp"]
     answer.stats = {
         "ground_s": grounded - start,
@@ -231,9 +255,11 @@ _CHECK_AND_TERM = re.compile(r"(q\d),(.*)")
 _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 
 
-def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer:
+def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort=None) -> Answer:
     """The answer set as Python values (facts maps the ranks and identifiers
-    of the answer back to numbers and runtimes)."""
+    of the answer back to numbers and runtimes). `go_sort(answer, facts)`,
+    for code-v0.1.5, gives the order instead of the rank keys: a list of
+    runtimes, or an outcome (name, detail) when Go leaves it unspecified."""
     queries = {q: QueryAnswer() for q in range(1, n_queries + 1)}
     criteria: dict[int, str] = {}
     denied: dict[RuntimeRef, clingo.Symbol] = {}
@@ -241,6 +267,8 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer
     pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
     runtimes = facts.runtimes
     terms: dict[str, clingo.Symbol] = {}
+    ends: dict[int, list] = {}  # query -> (outcome, runtime) of query_outcome/3
+    ends_select: dict[int, list] = {}  # the same of select_outcome/3
 
     def term(text: str) -> clingo.Symbol:
         if text not in terms:
@@ -304,6 +332,10 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer
             queries[args[0].number].label = args[1]
         elif name == "sized_query":
             queries[args[0].number].sized = True
+        elif name == "query_outcome":
+            ends.setdefault(args[0].number, []).append((args[1].name, runtimes[str(args[2])]))
+        elif name == "select_outcome":
+            ends_select.setdefault(args[0].number, []).append((args[1].name, runtimes[str(args[2])]))
         elif name in _OUTCOME_ATOMS:
             _OUTCOME_ATOMS[name](queries[args[0].number].outcome, args[1:])
         else:
@@ -329,6 +361,17 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer
             v.distance = numbers[v.cost[2]] if answer.sized else None
         qualifying.sort(key=lambda v: v.cost)
         answer.ranking = [v.runtime for v in qualifying]
+        if q in ends:
+            answer.ended = outcome_detail(*_first_by_runtime(ends[q]))
+        if q in ends_select:
+            answer.outcome.ended = _first_by_runtime(ends_select[q])
+        if go_sort is not None:  # code-v0.1.5 (profiles.md 3.3): not the #minimize order
+            order = go_sort(answer, facts)
+            if isinstance(order, tuple):
+                answer.ended = answer.ended or order
+            else:
+                answer.ranking = order
+            continue
         if n_queries == 1 and answer.ranking[:1] != ([answer.selected] if answer.selected is not None else []):
             raise InternalError(f"query {q}: the optimum {answer.selected} is not the first of the order")
     return Answer(
@@ -337,6 +380,24 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer
         denied=denied,
         unknown_classes={r: [c for _, c in sorted(v)] for r, v in unknown.items()},
     )
+
+
+def _first_by_runtime(ends: list[tuple[str, RuntimeRef]]) -> tuple[str, RuntimeRef]:
+    """Several runtimes can end a query the same way; the report names the
+    first in I10's canonical order (the Go code stops at the first it meets,
+    and meets ServingRuntimes first)."""
+    return min(ends, key=lambda end: (end[1].kind != "ServingRuntime", end[1].kind, end[1].namespace or "", end[1].name))
+
+
+OUTCOME_DETAILS = {
+    "unsupported_input": "modelSizeRange must set both min and max on this OME version",
+    "panic": "modelSizeRange lacks a bound: OME v0.1.5 dereferences the missing bound and panics",
+}
+
+
+def outcome_detail(outcome: str, runtime: RuntimeRef) -> tuple[str, str]:
+    """(name, detail) of an outcome the encoding derives: name as section 0 spells it."""
+    return outcome.replace("_", "-"), f"{runtime}: {OUTCOME_DETAILS[outcome]}"
 
 
 def _set(attribute: str, read):

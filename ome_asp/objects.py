@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .profiles import V1_3, Profile
+
 SERVING_RUNTIME = "ServingRuntime"
 CLUSTER_SERVING_RUNTIME = "ClusterServingRuntime"
 BASE_MODEL = "BaseModel"
@@ -86,8 +88,9 @@ class Entry:
     """One element of `spec.supportedModelFormats` (its list index is its position)."""
 
     name: str | None  # top-level `name`, read by W4 only
-    model_format: FormatRef
-    model_framework: FormatRef
+    # None only under a profile without schema validation (code-v0.1.5, I4)
+    model_format: FormatRef | None
+    model_framework: FormatRef | None
     architecture: str | None = None
     quantization: str | None = None
     pipeline: Pipeline | None = None
@@ -117,6 +120,8 @@ class Runtime:
     # Raw values of engineConfig/decoderConfig annotations["ome.io/deploymentMode"].
     engine_mode: str | None = None
     decoder_mode: str | None = None
+    # metadata.creationTimestamp as written: the fetch order of code-v0.1.5's sort (profiles.md 3.3)
+    created: str | None = None
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,8 @@ class InferenceService:
     engine_runner_image: str | None = None
     engine_leader_image: str | None = None
     engine_worker_image: str | None = None
+    # metadata.annotations["ome.io/deploymentMode"] is VirtualDeployment: code-v0.1.5 skips selection (Q1)
+    virtual: bool = False
 
 
 @dataclass(frozen=True)
@@ -174,3 +181,4 @@ class Cluster:
     inference_services: list[InferenceService] = field(default_factory=list)
     accelerator_classes: list[AcceleratorClass] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    profile: Profile = V1_3  # the profile the input was read under (profiles.md)

@@ -205,6 +205,12 @@ def _model_lacks_framework(runtime_framework: str) -> str:
     return f"model has no framework but runtime requires {runtime_framework}"
 
 
+@_renders("runtime_lacks_framework")
+def _runtime_lacks_framework(model_framework: str) -> str:
+    """code-v0.1.5 only (an entry without modelFramework, Q14); ome-asp's words (D-33)."""
+    return f"model has framework {model_framework} but runtime has no framework"
+
+
 @_renders("unknown_mismatch")
 def _unknown() -> str:
     return "unknown mismatch"
@@ -231,6 +237,11 @@ def _model_not_found(name: str) -> str:
 @_renders("model_format_name_missing")
 def _format_name_missing() -> str:
     return "invalid model specification: modelFormat.name: model format name is required"
+
+
+@_renders("virtual_deployment")
+def _virtual_deployment(name: str) -> str:
+    return f'InferenceService "{name}" is a VirtualDeployment: OME v0.1.5 selects no runtime for it'
 
 
 @_renders("explicit_runtime")
@@ -340,6 +351,16 @@ def _runtime_not_found(render, kind: clingo.Symbol, name: str, namespace: str) -
 def _named_disabled(render, runtime: clingo.Symbol) -> str:
     scope = "namespace-scoped" if runtime.name == "sr" else "cluster-scoped"
     return f"{scope} runtime {_runtime_name(runtime)} is disabled"
+
+
+@_outcome("model_reference_required")
+def _model_reference_required(render) -> str:
+    return "model reference is required"
+
+
+@_outcome("model_reference_required_at_admission")
+def _model_reference_required_at_admission(render) -> str:
+    return "model reference is required when runtime is not specified and engine does not have complete runner configuration"
 
 
 @_outcome("no_supporting_runtime")

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from . import reasons
 from .engine import QueryAnswer, Verdict
 from .facts import Query, RuntimeRef
+from .profiles import DEFAULT as DEFAULT_PROFILE
 from .table import render_table
 
 API_VERSION = "ome-asp/v1alpha1"
-PROFILE = "v1.3"
 
 
 def scope(r: RuntimeRef) -> str:
@@ -94,14 +94,23 @@ def query_json(query: Query, answer: QueryAnswer) -> dict:
     return {"namespace": query.namespace, "isvc": query.isvc, "model": answer.model.arguments[-1].string}
 
 
-def explain_json(query: Query, answer: QueryAnswer) -> dict:
+def outcome_json(query: Query, answer: QueryAnswer, profile: str) -> dict:
+    """The RuntimeExplainReport of an outcome without a table (profiles.md section 0)."""
+    name, detail = answer.ended
+    return {
+        "apiVersion": API_VERSION, "kind": "RuntimeExplainReport", "profile": profile,
+        "query": query_json(query, answer), "outcome": name, "detail": detail, "rows": [],
+    }
+
+
+def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFILE) -> dict:
     """The RuntimeExplainReport (field names fixed by the core issue)."""
     all_rows = rows(answer)
     selected = all_rows[0].runtime if all_rows and all_rows[0].rank == 1 else None
     return {
         "apiVersion": API_VERSION,
         "kind": "RuntimeExplainReport",
-        "profile": PROFILE,
+        "profile": profile,
         "query": query_json(query, answer),
         "selected": None
         if selected is None

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from . import engine, reasons, report
+from . import engine, gosort, profiles, reasons, report
 from .errors import UsageError
 from .facts import Query, build_facts
 
@@ -48,7 +48,7 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
-    from .cli import _dump, _warn_denied, load_cluster  # cli imports this module
+    from .cli import _dump, _warn_denied, load_cluster, print_outcome  # cli imports this module
 
     if (args.model is None) == (args.isvc is None):
         raise UsageError("exactly one of --model or --isvc is required")
@@ -62,7 +62,13 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     outcome = answer.outcome
     if outcome.error is not None:
         raise UsageError(reasons.outcome_text(outcome.error))
-    selection = Selection(query, answer)
+    ended = ended_by(answer)
+    if ended is not None:  # profiles.md section 0
+        name, detail = ended
+        document = {"apiVersion": report.API_VERSION, "kind": "RuntimeSelection", "profile": cluster.profile.name,
+                    "query": Selection(query, answer).query_json(), "outcome": name, "detail": detail}
+        return print_outcome(args.output, document, stdout, stderr)
+    selection = Selection(query, answer, cluster.profile.name)
 
     if args.output != "text":
         _dump(selection.document(), args.output, stdout)
@@ -78,11 +84,23 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_SELECTED if outcome.used is not None else EXIT_NONE
 
 
+def ended_by(answer: engine.QueryAnswer) -> tuple[str, str] | None:
+    """The outcome without a table that ends this selection: Z3's where
+    selection reaches it (select_outcome/3), or an auto-selection whose Go
+    order is unspecified (code-v0.1.5; a named runtime is not ranked, X7)."""
+    outcome = answer.outcome
+    if outcome.ended is not None:
+        return engine.outcome_detail(*outcome.ended)
+    if answer.ended is not None and answer.ended[0] == gosort.ORDER_UNSPECIFIED and not outcome.explicit:
+        return answer.ended
+    return None
+
+
 class Selection:
     """One answer of select, rendered: every text of the outcome."""
 
-    def __init__(self, query: Query, answer: engine.QueryAnswer) -> None:
-        self.query, self.answer, self.outcome = query, answer, answer.outcome
+    def __init__(self, query: Query, answer: engine.QueryAnswer, profile: str = profiles.DEFAULT) -> None:
+        self.query, self.answer, self.outcome, self.profile = query, answer, answer.outcome, profile
         outcome = self.outcome
         self.message = None if outcome.failure is None else self.text(outcome.failure)
         self.warnings = [self.text(w) for w in outcome.warnings]
@@ -109,7 +127,7 @@ class Selection:
         return {
             "apiVersion": report.API_VERSION,
             "kind": "RuntimeSelection",
-            "profile": report.PROFILE,
+            "profile": self.profile,
             "query": self.query_json(),
             "explicit": outcome.explicit,
             "selected": None if outcome.used is None else report.runtime_json(outcome.used),

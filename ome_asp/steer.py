@@ -403,6 +403,9 @@ def run(args, stdin, stdout, stderr) -> int:
     if (args.model is None) == (args.isvc is None):
         raise UsageError("exactly one of --model or --isvc is required")
     cluster = load_cluster(args, stdin, stderr)
+    if cluster.profile.go_sort:
+        raise UsageError(f"steer cannot search under profile {cluster.profile.name}: its order is Go's sort "
+                         "(profiles.md 3.3), not the #minimize order steer's edits are measured against")
     query = Query(args.namespace, model=args.model, isvc=args.isvc)
     result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want))
     if args.output == "text":
