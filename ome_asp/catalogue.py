@@ -154,6 +154,10 @@ ADMISSION = [
            "Two `autoSelect: true` entries of one runtime with the same `name` (or both without one) set "
            "different priorities; the webhook denies the runtime (I9).",
            "Give those entries the same priority, or different names."),
+    Reason("same_priority", "W5 (code-v0.1.5)", 'same_priority(csr("other"),"vllm")',
+           "Profile code-v0.1.5: an `autoSelect: true` entry equal, as Go compares it, to one of an existing "
+           "runtime of the same kind and protocol, with the same priority (profiles.md 3.4).",
+           "Give the entries different priorities, or tell them apart (a version, an operator, a weight)."),
 ]
 
 # What `select` reports when OME would use no runtime, or uses one with a

@@ -302,6 +302,37 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
             fact.entry_auto_select(r, i, const("true" if entry.auto_select else "false"))
         if entry.priority is not None:
             fact.entry_priority(r, i, entry.priority)
+        if builder.profile is not None and builder.profile.cross_runtime_check:
+            _add_w5_entry(builder, r, i, entry)
+    if builder.profile is not None and builder.profile.cross_runtime_check:
+        for protocol in rt.protocol_versions or ():
+            fact.runtime_protocol(r, protocol)
+
+
+def _fold(text: str) -> str:
+    """Go's strings.EqualFold compares by simple case folding, one character
+    to one: each character to the lower case of its upper case where both
+    are single characters (str.casefold folds fully: "ß" to "ss")."""
+    def fold(c: str) -> str:
+        upper = c.upper()
+        return upper.lower() if len(upper) == 1 and len(upper.lower()) == 1 else c
+    return "".join(map(fold, text))
+
+
+def _add_w5_entry(builder: FactBuilder, r: Term, i: int, entry: Entry) -> None:
+    """What code-v0.1.5's cross-runtime check (W5) compares of an entry, as
+    Go sees it: the folded name, the top-level version, and each side as a Go
+    struct -- absent, or plain (no version, no operator written: only then can
+    two structs be equal, profiles.md 3.4) with its name and weight."""
+    fact = builder.fact
+    fact.entry_name_folded(r, i, _fold(entry.name or ""))
+    if entry.version is not None:
+        fact.entry_version_field(r, i, entry.version)
+    for side, ref in (("format", entry.model_format), ("framework", entry.model_framework)):
+        if ref is None:
+            fact.entry_side_absent(r, i, const(side))
+        elif ref.version is None and not ref.operator_written:
+            fact.entry_side_plain(r, i, const(side), ref.name, builder.exact(ref.weight))
 
 
 class EntryTables:

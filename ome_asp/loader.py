@@ -450,6 +450,7 @@ def _runtime(obj: _Object, metadata: dict, spec: dict) -> Runtime:
         decoder_mode=obj.dig(spec, "spec", ("decoderConfig", "annotations", DEPLOYMENT_MODE_ANNOTATION)),
         # read only where an order depends on it (profiles.md 3.3)
         created=_timestamp(obj, metadata) if obj.reader.profile.go_sort else None,
+        protocol_versions=obj.strings(spec, "spec", "protocolVersions") if obj.reader.profile.cross_runtime_check else None,
     )
 
 
@@ -483,6 +484,7 @@ def _entry(obj: _Object, entry: dict, path: str) -> Entry:
         pipeline=pipeline,
         auto_select=auto_select,
         priority=priority,
+        version=obj.get(entry, path, "version", "string") if obj.reader.profile.cross_runtime_check else None,
     )
 
 
@@ -507,6 +509,7 @@ def _entry_format(obj: _Object, entry: dict, path: str, key: str) -> FormatRef |
         version=version,
         operator="Equal" if operator is None else operator,
         weight=obj.reader.profile.absent_weight if weight is None else weight,
+        operator_written=operator is not None,
     )
 
 

@@ -81,6 +81,10 @@ class FormatRef:
     # an entry's operator defaults to "Equal" and its weight to 1.
     operator: str | None = None
     weight: int | None = None
+    # Whether `operator` was written (not I3's default): W5 of code-v0.1.5
+    # compares Go structs, where a set pointer never compares equal. Not part
+    # of the value: every other rule reads an absent operator as Equal.
+    operator_written: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ class Entry:
     pipeline: Pipeline | None = None
     auto_select: bool | None = None  # three-valued (I5)
     priority: int | None = None  # absent stays absent (I3)
+    version: str | None = None  # top-level `version`, read by code-v0.1.5's W5 only
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,8 @@ class Runtime:
     decoder_mode: str | None = None
     # metadata.creationTimestamp as written: the fetch order of code-v0.1.5's sort (profiles.md 3.3)
     created: str | None = None
+    # spec.protocolVersions, read by code-v0.1.5's W5 only
+    protocol_versions: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -259,6 +259,12 @@ def admission_text(reason: clingo.Symbol, runtime, unknown_classes: list[str]) -
     if reason.name == "different_priorities":
         group = reason.arguments[0].string
         return f"different priorities assigned for the model format {group} under the {runtime.kind.lower()} {runtime.name}"
+    if reason.match("same_priority", 2):  # W5, code-v0.1.5 (profiles.md 3.4)
+        other, name = reason.arguments[0].arguments[-1].string, reason.arguments[1].string
+        if runtime.namespaced:
+            return (f"same priority assigned for the model format {name} in the servingruntimes {other} "
+                    f"and {runtime.name} in namespace {runtime.namespace}")
+        return f"same priority assigned for the model format {name} in the clusterservingruntimes {other} and {runtime.name}"
     raise OmeAspError(f"internal error: no message for admission reason {reason}")
 
 
