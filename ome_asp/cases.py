@@ -300,6 +300,8 @@ def _parse(command: str, out: Output) -> dict:
         document = json.loads(out.stdout) if out.stdout.strip() else None
     except ValueError:
         document = None
+    if isinstance(document, dict) and "outcome" in document:  # profiles.md section 0: no table, an error line
+        return {"error": f"outcome {document['outcome']}: {document['detail']}"}
     if document is None or (command == "explain" and out.code != 0):
         if errors:
             return {"error": errors[-1]}
