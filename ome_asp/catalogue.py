@@ -154,6 +154,10 @@ ADMISSION = [
            "Two `autoSelect: true` entries of one runtime with the same `name` (or both without one) set "
            "different priorities; the webhook denies the runtime (I9).",
            "Give those entries the same priority, or different names."),
+    Reason("invalid_configuration", "W3 (code-v0.1.5)", "invalid_configuration(multi_node)",
+           "Profile code-v0.1.5: `spec.workers.size` and the deployment mode (a `DEPLOYMENT_MODE` env of "
+           "`spec.containers`, else MultiNode when workers.size > 0) do not fit (profiles.md 3.5).",
+           "For MultiNode give `workers.size` > 0; for RawDeployment drop the workers."),
     Reason("same_priority", "W5 (code-v0.1.5)", 'same_priority(csr("other"),"vllm")',
            "Profile code-v0.1.5: an `autoSelect: true` entry equal, as Go compares it, to one of an existing "
            "runtime of the same kind and protocol, with the same priority (profiles.md 3.4).",

@@ -348,7 +348,8 @@ def _facts_header(args) -> str:
     else:
         target = f"--isvc {json.dumps(args.isvc)}"
     return (
-        f"% ome-asp {__version__} facts for: explain {target} -n {json.dumps(args.namespace)}\n"
+        f"% ome-asp {__version__} facts for: explain {target} -n {json.dumps(args.namespace)} "
+        f"--profile {profile_of(args).name}\n"
         "% replay: python -m clingo THIS_FILE encoding/main.lp\n"
     )
 

@@ -307,6 +307,15 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
     if builder.profile is not None and builder.profile.cross_runtime_check:
         for protocol in rt.protocol_versions or ():
             fact.runtime_protocol(r, protocol)
+    if rt.configuration is not None:
+        config = rt.configuration
+        if config.workers_size is not None:
+            fact.runtime_workers_size(r, config.workers_size)
+        for component, present in (("engine", config.engine_config), ("decoder", config.decoder_config)):
+            if present:
+                fact.runtime_config(r, const(component))
+        if config.mode is not None:
+            fact.runtime_container_mode(r, config.mode)
 
 
 def _fold(text: str) -> str:

@@ -35,6 +35,7 @@ from ome_asp.objects import (
     AcceleratorClass,
     Cluster,
     Component,
+    Configuration,
     Entry,
     FormatRef,
     InferenceService,
@@ -451,6 +452,28 @@ def _runtime(obj: _Object, metadata: dict, spec: dict) -> Runtime:
         # read only where an order depends on it (profiles.md 3.3)
         created=_timestamp(obj, metadata) if obj.reader.profile.go_sort else None,
         protocol_versions=obj.strings(spec, "spec", "protocolVersions") if obj.reader.profile.cross_runtime_check else None,
+        configuration=_configuration(obj, spec) if obj.reader.profile.webhook_quirks else None,
+    )
+
+
+def _configuration(obj: _Object, spec: dict) -> Configuration:
+    """What the v0.1.5 webhook's configuration check reads (profiles.md 3.5)."""
+    mode = None
+    containers = obj.get(spec, "spec", "containers", "array") or []
+    for index, container in enumerate(containers):
+        path = f"spec.containers[{index}]"
+        container = obj.check(container, path, "object", containers, index)
+        env = obj.get(container, path, "env", "array") or []
+        for position, variable in enumerate(env):
+            variable = obj.check(variable, f"{path}.env[{position}]", "object", env, position)
+            if mode is None and variable.get("name") == "DEPLOYMENT_MODE":
+                mode = obj.get(variable, f"{path}.env[{position}]", "value", "string")
+    workers = obj.get(spec, "spec", "workers", "object") or {}
+    return Configuration(
+        workers_size=obj.integer(workers, "spec.workers", "size", INT32),
+        engine_config=obj.get(spec, "spec", "engineConfig", "object") is not None,
+        decoder_config=obj.get(spec, "spec", "decoderConfig", "object") is not None,
+        mode=mode,
     )
 
 

@@ -112,6 +112,16 @@ class SizeRange:
 
 
 @dataclass(frozen=True)
+class Configuration:
+    """What code-v0.1.5's runtime configuration check reads (profiles.md 3.5)."""
+
+    workers_size: int | None = None  # spec.workers.size
+    engine_config: bool = False  # spec.engineConfig is set
+    decoder_config: bool = False  # spec.decoderConfig is set
+    mode: str | None = None  # the first DEPLOYMENT_MODE env value of spec.containers
+
+
+@dataclass(frozen=True)
 class Runtime:
     kind: str  # SERVING_RUNTIME or CLUSTER_SERVING_RUNTIME
     namespace: str | None  # None for a ClusterServingRuntime
@@ -129,6 +139,7 @@ class Runtime:
     created: str | None = None
     # spec.protocolVersions, read by code-v0.1.5's W5 only
     protocol_versions: tuple[str, ...] | None = None
+    configuration: Configuration | None = None  # code-v0.1.5 only
 
 
 @dataclass(frozen=True)

@@ -259,6 +259,11 @@ def admission_text(reason: clingo.Symbol, runtime, unknown_classes: list[str]) -
     if reason.name == "different_priorities":
         group = reason.arguments[0].string
         return f"different priorities assigned for the model format {group} under the {runtime.kind.lower()} {runtime.name}"
+    if reason.match("invalid_configuration", 1):  # code-v0.1.5 (profiles.md 3.5)
+        if reason.arguments[0].name == "raw_deployment":
+            return "invalid configuration: for RawDeployment, leader and worker must not be defined"
+        return ("invalid configuration: for MultiNode deployment, both leader and worker must be defined "
+                "and worker.size must be greater than 0")
     if reason.match("same_priority", 2):  # W5, code-v0.1.5 (profiles.md 3.4)
         other, name = reason.arguments[0].arguments[-1].string, reason.arguments[1].string
         if runtime.namespaced:

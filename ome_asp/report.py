@@ -184,16 +184,17 @@ def _entry_ref(index: int, name: str | None) -> str:
     return f"entry {index}" if name is None else f"entry {index} ({name})"
 
 
-_READ_AS = {"ten": 10, "five": 5}
+_READ_AS = {"ten": "10 (weight 0)", "five": "5 (weight 0)", "none": "0 (no such side)"}
 
 
 def _score_basis(v: Verdict, names: list, weights: dict) -> str:
-    """S1-S3 as the entries that score say it: (wf' + ww') x P."""
+    """S1-S3 as the entries that score say it: (wf' + ww') x P; `none` is a
+    side the entry lacks (code-v0.1.5)."""
     parts = []
     for index, w, format_reading, framework_reading in v.scoring:
         wf, ww, priority = weights[w]
-        shown_f = f"{_READ_AS[format_reading]} (weight 0)" if format_reading in _READ_AS else str(wf)
-        shown_w = f"{_READ_AS[framework_reading]} (weight 0)" if framework_reading in _READ_AS else str(ww)
+        shown_f = _READ_AS.get(format_reading, str(wf))
+        shown_w = _READ_AS.get(framework_reading, str(ww))
         parts.append(f"({shown_f} + {shown_w}) × {priority} from {_entry_ref(index, names[index])}")
     return "; ".join(parts)
 

@@ -120,6 +120,8 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
     before = engine.solve(build_facts(cluster, [query]), 1).queries[1]
     if before.error is not None:
         raise OmeAspError(reasons.text(before.error))
+    if before.ended is not None:  # profiles.md section 0: there is no order to steer
+        raise OmeAspError("outcome {}: {}".format(*before.ended))
     if want not in before.verdicts:
         raise OmeAspError(f"{want} is not a candidate: the admission webhook would deny it (see the warning above)")
     # O1: qualifying ServingRuntimes come before a ClusterServingRuntime whatever

@@ -707,3 +707,68 @@ def test_code_v015_O3_insertion_sort_is_go_s():
     assert gosort.insertion_sort([1.8, 1.2, 0.6], less) == [1.8, 1.2, 0.6]  # no neighbours differ by 1
     assert gosort.insertion_sort([1.8, 0.6, 1.2], less) == [0.6, 1.8, 1.2]
     assert sorted([1.8, 0.6, 1.2]) == [0.6, 1.2, 1.8]
+
+
+def test_v122_steer_works_and_stops_at_an_outcome():
+    objects = (model(), runtime("a"), runtime("b", entries=[entry(priority=1)]))
+    result = run_cli("steer", "--model", "m", "--want", "b", "-n", "ns", "-f", "-", "--profile", V122, stdin=stream(*objects))
+    assert result.code == 0, result.stderr
+    ended = (model(modelParameterSize="3.21B"), runtime("a", modelSizeRange={"min": "1B"}), runtime("b"))
+    result = run_cli("steer", "--model", "m", "--want", "b", "-n", "ns", "-f", "-", "--profile", V122, stdin=stream(*ended))
+    assert result.code == 2 and result.stderr.startswith("error: outcome unsupported-input: ClusterServingRuntime a")
+
+
+def test_all_models_reports_outcomes_per_query():
+    objects = (model(modelParameterSize="3.21B"), model("n"), runtime("rt", modelSizeRange={"min": "1B"}))
+    result = run_cli("explain", "--all-models", "-n", "ns", "-f", "-", "--profile", V122, "-o", "json", stdin=stream(*objects))
+    assert result.code == 3
+    items = {item["query"]["model"]: item for item in json.loads(result.stdout)["items"]}
+    assert items["m"]["outcome"] == "unsupported-input" and items["m"]["rows"] == []
+    assert items["n"]["rows"][0]["compatible"]
+    table = run_cli("explain", "--all-models", "-n", "ns", "-f", "-", "--profile", V122, stdin=stream(*objects))
+    assert "error: outcome unsupported-input: ClusterServingRuntime rt" in table.stdout
+
+
+MULTI_NODE = ("invalid configuration: for MultiNode deployment, both leader and worker must be defined "
+              "and worker.size must be greater than 0")
+RAW = "invalid configuration: for RawDeployment, leader and worker must not be defined"
+
+
+def container_mode(mode):
+    return [{"name": "ome-container", "env": [{"name": "OTHER", "value": "x"}, {"name": "DEPLOYMENT_MODE", "value": mode}]}]
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ({"workers": {"size": 0}}, MULTI_NODE),  # set and <= 0
+    ({"workers": {"size": -1}, "engineConfig": {}}, MULTI_NODE),
+    ({"engineConfig": {}, "workers": {"size": 2}, "containers": container_mode("RawDeployment")}, RAW),
+    ({"engineConfig": {}, "containers": container_mode("MultiNode")}, MULTI_NODE),
+    ({"engineConfig": {}, "workers": {"size": 2}}, None),  # MultiNode by workers.size
+    ({"engineConfig": {}}, None),  # RawDeployment by default, no workers
+    ({"engineConfig": {}, "decoderConfig": {}, "workers": {"size": 0}}, None),  # both set: no check
+    ({"workers": {"size": 0}, "disabled": True}, None),  # W2
+])
+def test_code_v015_W3_configuration_check(spec, message):
+    """profiles.md 3.5, before W3; only under code-v0.1.5."""
+    assert admit(CODE, runtime("rt", **spec)) == {"rt": message}
+    assert admit("v1.3", runtime("rt", **spec)) == {"rt": None}
+
+
+def test_code_v015_W3_configuration_check_comes_before_w3():
+    rt = runtime("rt", workers={"size": 0}, acceleratorRequirements={"acceleratorClasses": ["missing"]})
+    assert admit(CODE, rt) == {"rt": MULTI_NODE}
+    assert admit("v1.3", rt)["rt"].startswith("unknown accelerator classes")
+
+
+def test_code_v015_verbose_names_a_missing_side():
+    rt = runtime("rt", entries=[entry(modelFramework=None)])
+    m = model()
+    del m["spec"]["modelFramework"]
+    result = explain(CODE, m, rt, extra=("-v",))
+    assert "score 10: (10 (weight 0) + 0 (no such side)) × 1 from entry 0" in result.stdout
+
+
+def test_show_facts_carry_the_switches_and_name_the_profile():
+    result = explain(V122, model(), runtime("rt"), extra=("--show", "facts"))
+    assert result.stdout.splitlines()[0].endswith("--profile v1.2.2")
+    assert "switch(mode_filter,annotations)." in result.stdout
