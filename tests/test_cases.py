@@ -91,7 +91,8 @@ def test_schema_validator_rejects(instance, schema, message):
 
 def _reference_explain(case: cases.Case) -> dict:
     query = case.query
-    report = ref.reference_report(case.documents(), query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
+    report = ref.reference_report(case.documents(), query["namespace"], model=query.get("model"), isvc=query.get("isvc"),
+                                  profile=case.profile)
     return report if "error" in report else cases.explain_answer(report)
 
 
@@ -109,13 +110,14 @@ def test_corpus_answers_equal_the_reference_model():
     """Every explain answer (and admit answer) of the corpus is what the independent
     reference model computes from spec.md: the cross-check of the expectations.
     Skipped: input errors (I4; the model assumes valid input), CLI flags (E1, E3)
-    and the other profiles' cases (the model is spec.md's, the default profile)."""
+    and code-v0.1.5's cases (the model reads spec.md and profiles.md section 2:
+    v1.3 and v1.2.2)."""
     checked = 0
     for case in CASES:
         explain = case.expected["explain"]
         if case.query.get("flags") or explain.get("error", "").startswith("<stdin>"):
             continue
-        if case.profile != cases.DEFAULT_PROFILE:
+        if case.profile not in (cases.DEFAULT_PROFILE, "v1.2.2"):
             continue
         expected = {k: v for k, v in explain.items() if k not in cases.OPTIONAL_KEYS}
         assert _reference_explain(case) == expected, case.name
@@ -123,6 +125,7 @@ def test_corpus_answers_equal_the_reference_model():
             assert _reference_admit(case) == case.expected["admit"], case.name
         checked += 1
     assert checked >= 0.9 * sum(1 for case in CASES if case.profile == cases.DEFAULT_PROFILE)
+    assert sum(1 for case in CASES if case.profile == "v1.2.2") >= 10
 
 
 def test_check_runs_the_corpus():
