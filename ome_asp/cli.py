@@ -212,24 +212,31 @@ def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     return code
 
 
+_RELEASE = {"v1.2.2": "v1.2.2", "code-v0.1.5": "v0.1.5"}  # the OME release of each profile without explain
+
+
 def explain_note(profile: profiles.Profile) -> str:
     """E1-E18 of a profile without kubectl ome runtime explain (profiles.md 2, 3.1)."""
-    version = {"v1.2.2": "OME v1.2.2", "code-v0.1.5": "OME v0.1.5"}[profile.name]
-    return f"Note: kubectl ome runtime explain is not available in {version}; this table shows {version[4:]}'s selection."
+    release = _RELEASE[profile.name]
+    return f"Note: kubectl ome runtime explain is not available in OME {release}; this table shows {release}'s selection."
 
 
 def run_serve(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if "-" in args.filename:
         raise UsageError("serve reads its requests from stdin, so -f - cannot be the cluster")
     profile = profile_of(args)
-    loaded = None
-    if args.filename:
-        cluster = load(args.filename, strict=args.strict, profile=profile)
-        for warning in cluster.warnings:
-            print(f"warning: {warning}", file=stderr)
-        # a request may ask for another profile: the cluster is read again under it
-        loaded = lambda p: cluster if p == profile else load(args.filename, strict=args.strict, profile=p)  # noqa: E731
-    return serve(loaded, io.TextIOWrapper(stdin, encoding="utf-8"), stdout, profile)
+    requests = io.TextIOWrapper(stdin, encoding="utf-8")
+    if not args.filename:
+        return serve(None, requests, stdout, profile)
+    cluster = load(args.filename, strict=args.strict, profile=profile)
+    for warning in cluster.warnings:
+        print(f"warning: {warning}", file=stderr)
+
+    def loaded(other: profiles.Profile):
+        """A request may ask for another profile: the cluster is read again under it."""
+        return cluster if other == profile else load(args.filename, strict=args.strict, profile=other)
+
+    return serve(loaded, requests, stdout, profile)
 
 
 def _check_explain_flags(args) -> None:

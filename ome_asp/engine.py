@@ -383,10 +383,10 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort=N
 
 
 def _first_by_runtime(ends: list[tuple[str, RuntimeRef]]) -> tuple[str, RuntimeRef]:
-    """Several runtimes can end a query the same way; the report names the
-    first in I10's canonical order (the Go code stops at the first it meets,
-    and meets ServingRuntimes first)."""
-    return min(ends, key=lambda end: (end[1].kind != "ServingRuntime", end[1].kind, end[1].namespace or "", end[1].name))
+    """Several candidates can end a query the same way; the report names the
+    first in E10's row order, ServingRuntimes first, then by name (the Go code
+    stops at the first it meets, and fetches ServingRuntimes first)."""
+    return min(ends, key=lambda end: (not end[1].namespaced, end[1].name))
 
 
 OUTCOME_DETAILS = {

@@ -87,11 +87,13 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
 def ended_by(answer: engine.QueryAnswer) -> tuple[str, str] | None:
     """The outcome without a table that ends this selection: Z3's where
     selection reaches it (select_outcome/3), or an auto-selection whose Go
-    order is unspecified (code-v0.1.5; a named runtime is not ranked, X7)."""
+    order is unspecified (code-v0.1.5), unless selection stops before it
+    ranks (M2, M3) or does not rank (a named runtime, X7)."""
     outcome = answer.outcome
     if outcome.ended is not None:
         return engine.outcome_detail(*outcome.ended)
-    if answer.ended is not None and answer.ended[0] == gosort.ORDER_UNSPECIFIED and not outcome.explicit:
+    ranks = not outcome.explicit and outcome.failure is None
+    if answer.ended is not None and answer.ended[0] == gosort.ORDER_UNSPECIFIED and ranks:
         return answer.ended
     return None
 

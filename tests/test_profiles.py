@@ -772,3 +772,15 @@ def test_show_facts_carry_the_switches_and_name_the_profile():
     result = explain(V122, model(), runtime("rt"), extra=("--show", "facts"))
     assert result.stdout.splitlines()[0].endswith("--profile v1.2.2")
     assert "switch(mode_filter,annotations)." in result.stdout
+
+
+def test_code_v015_order_unspecified_does_not_hide_an_earlier_stop():
+    """M3 stops selection before any ranking: select reports it, not the order."""
+    disabled = model()
+    disabled["spec"]["disabled"] = True
+    objects = [disabled] + [runtime(f"rt{i:02d}") for i in range(13)] + [isvc()]
+    answer = select_json(CODE, *objects)
+    assert answer["message"] == "model m is disabled"
+    result = run_cli("select", "--isvc", "svc", "-n", "ns", "-f", "-", "--profile", CODE,
+                     stdin=stream(*([model()] + objects[1:])))
+    assert result.code == 3 and "outcome order-unspecified" in result.stderr
