@@ -269,7 +269,8 @@ def _print_single(
     if answer.note is not None:
         print(reasons.text(answer.note), file=stderr)
     if answer.ended is not None:
-        return print_outcome(output, report.outcome_json(query, answer, profile.name), stdout, stderr)
+        document = report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)
+        return print_outcome(output, document, stdout, stderr)
     if output in ("json", "yaml"):
         _dump(report.explain_json(query, answer, profile.name), output, stdout)
     elif not answer.verdicts:
@@ -299,7 +300,8 @@ def _print_batch(
     answers = [result.queries[n] for n in range(1, len(queries) + 1)]
     if output in ("json", "yaml"):
         items = [
-            report.outcome_json(q, a, profile.name) if a.ended is not None else report.explain_json(q, a, profile.name)
+            report.outcome_json(report.query_json(q, a), a.ended, profile.name) if a.ended is not None
+            else report.explain_json(q, a, profile.name)
             for q, a in zip(queries, answers)
         ]
         _dump({"apiVersion": report.API_VERSION, "kind": "List", "items": items}, output, stdout)

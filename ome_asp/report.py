@@ -94,12 +94,13 @@ def query_json(query: Query, answer: QueryAnswer) -> dict:
     return {"namespace": query.namespace, "isvc": query.isvc, "model": answer.model.arguments[-1].string}
 
 
-def outcome_json(query: Query, answer: QueryAnswer, profile: str) -> dict:
-    """The RuntimeExplainReport of an outcome without a table (profiles.md section 0)."""
-    name, detail = answer.ended
+def outcome_json(query: dict, ended: tuple[str, str], profile: str) -> dict:
+    """The report of an outcome without a table, for every command (profiles.md
+    section 0): a RuntimeExplainReport with `outcome`, `detail` and no rows."""
+    name, detail = ended
     return {
         "apiVersion": API_VERSION, "kind": "RuntimeExplainReport", "profile": profile,
-        "query": query_json(query, answer), "outcome": name, "detail": detail, "rows": [],
+        "query": query, "outcome": name, "detail": detail, "rows": [],
     }
 
 

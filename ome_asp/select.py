@@ -63,10 +63,8 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if outcome.error is not None:
         raise UsageError(reasons.outcome_text(outcome.error))
     ended = ended_by(answer)
-    if ended is not None:  # profiles.md section 0
-        name, detail = ended
-        document = {"apiVersion": report.API_VERSION, "kind": "RuntimeSelection", "profile": cluster.profile.name,
-                    "query": Selection(query, answer).query_json(), "outcome": name, "detail": detail}
+    if ended is not None:  # profiles.md section 0: the same report for every command
+        document = report.outcome_json(Selection(query, answer).query_json(), ended, cluster.profile.name)
         return print_outcome(args.output, document, stdout, stderr)
     selection = Selection(query, answer, cluster.profile.name)
 

@@ -95,7 +95,7 @@ def respond(request: dict, oracle, default: profiles.Profile = profiles.V1_3) ->
         if answer.error is not None:
             raise OmeAspError(reasons.text(answer.error))
         if answer.ended is not None:
-            response["report"] = report.outcome_json(query, answer, profile.name)
+            response["report"] = report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)
         else:
             response["report"] = report.explain_json(query, answer, profile.name)
     except OmeAspError as error:

@@ -241,7 +241,8 @@ def test_select_outcome_json_has_outcome_and_detail():
                      stdin=stream(*objects))
     document = json.loads(result.stdout)
     assert result.code == 3
-    assert (document["kind"], document["profile"], document["outcome"]) == ("RuntimeSelection", V122, "unsupported-input")
+    assert (document["kind"], document["profile"], document["outcome"]) == ("RuntimeExplainReport", V122, "unsupported-input")
+    assert document["rows"] == [] and document["query"] == {"namespace": "ns", "isvc": "svc", "model": "m"}
 
 
 # --- v1.2.2: D1, D3 ------------------------------------------------------------------
