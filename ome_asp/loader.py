@@ -605,7 +605,12 @@ def _model_format(obj: _Object, spec: dict, key: str, name_required: bool) -> Fo
 
 def _inference_service(obj: _Object, metadata: dict, spec: dict) -> InferenceService:
     model = obj.get(spec, "spec", "model", "object")
-    model_name = None if model is None else obj.require(model, "spec.model", "name", "string")
+    schema = obj.reader.profile.schema_validation
+    model_name = None
+    if model is not None and schema:
+        model_name = obj.require(model, "spec.model", "name", "string")
+    elif model is not None:  # without schema validation an absent name is Go's "" (I4)
+        model_name = obj.get(model, "spec.model", "name", "string") or ""
 
     runtime = obj.get(spec, "spec", "runtime", "object")
     runtime_name = runtime_kind = None
@@ -614,8 +619,10 @@ def _inference_service(obj: _Object, metadata: dict, spec: dict) -> InferenceSer
         runtime_kind = obj.get(runtime, "spec.runtime", "kind", "string")
         if runtime_kind is None:
             runtime_kind = CLUSTER_SERVING_RUNTIME  # I3
-        elif runtime_kind not in RUNTIME_KINDS:  # OQ-24
+        elif runtime_kind not in RUNTIME_KINDS and schema:  # OQ-24
             obj.fail("spec.runtime.kind", _unsupported(runtime_kind, RUNTIME_KINDS), runtime, "kind")
+        elif runtime_kind not in RUNTIME_KINDS:  # code-v0.1.5: any string loads, and X2 ignores the kind
+            runtime_kind = None
 
     engine = obj.get(spec, "spec", "engine", "object")
     decoder = obj.get(spec, "spec", "decoder", "object")

@@ -785,3 +785,15 @@ def test_code_v015_order_unspecified_does_not_hide_an_earlier_stop():
     result = run_cli("select", "--isvc", "svc", "-n", "ns", "-f", "-", "--profile", CODE,
                      stdin=stream(*([model()] + objects[1:])))
     assert result.code == 3 and "outcome order-unspecified" in result.stderr
+
+
+def test_code_v015_I4_no_schema_for_the_isvc_runtime_reference():
+    """Without schema validation any spec.runtime.kind loads (X2 ignores it) and
+    a spec.model without a name is Go's "" (not found: M2)."""
+    answer = select_json(CODE, model(), runtime("rt"), isvc(runtime={"name": "rt", "kind": "Whatever"}))
+    assert answer["selected"]["name"] == "rt"
+    assert run_cli("select", "--isvc", "svc", "-n", "ns", "-f", "-", stdin=stream(
+        model(), runtime("rt"), isvc(runtime={"name": "rt", "kind": "Whatever"}))).code == 2
+    unnamed = isvc(model_name=None, model={})
+    answer = select_json(CODE, model(), runtime("rt"), unnamed)
+    assert answer["message"].startswith('referenced model "" not found in namespace "ns"')
