@@ -22,7 +22,6 @@ ome-asp answers a case by running its own command line in-process
 from __future__ import annotations
 
 import difflib
-import functools
 import io
 import json
 from dataclasses import dataclass
@@ -250,23 +249,10 @@ def _check(path: Path, value, schema: dict) -> None:
 # --- running ome-asp on a case ------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
-def _accepts_profile(command: str) -> bool:
-    from . import cli  # imported here: cli imports this module (through check)
-
-    parser = cli.build_parser()
-    subcommands = next(a for a in parser._actions if a.dest == "command").choices
-    return any("--profile" in action.option_strings for action in subcommands[command]._actions)
-
-
 def profile_flags(command: str, profile: str) -> list[str]:
-    """The one place a case's profile reaches ome-asp: `--profile P` once the
-    command has the flag; until then only the default profile can be run."""
-    if _accepts_profile(command):
-        return ["--profile", profile]
-    if profile != DEFAULT_PROFILE:
-        raise InputError(f"profile {profile}: `ome-asp {command}` has no --profile flag yet (only {DEFAULT_PROFILE})")
-    return []
+    """The one place a case's profile reaches ome-asp: every command takes
+    `--profile P` (docs/profiles.md)."""
+    return ["--profile", profile]
 
 
 @dataclass
@@ -315,6 +301,8 @@ def _parse(command: str, out: Output) -> dict:
         document = json.loads(out.stdout) if out.stdout.strip() else None
     except ValueError:
         document = None
+    if isinstance(document, dict) and "outcome" in document:  # profiles.md section 0: no table, an error line
+        return {"error": f"outcome {document['outcome']}: {document['detail']}"}
     if document is None or (command == "explain" and out.code != 0):
         if errors:
             return {"error": errors[-1]}

@@ -116,9 +116,13 @@ CATALOGUE = [
     Reason("model_lacks_framework", "Q5 (I7, Q14)", 'model_lacks_framework("transformers")',
            "The model declares no `modelFramework`; every entry has one, so none matches.",
            "Declare the model's `modelFramework`."),
+    Reason("runtime_lacks_framework", "Q5 (Q14, code-v0.1.5)", 'runtime_lacks_framework("transformers")',
+           "Profile code-v0.1.5 only (no schema validation): the entry has no `modelFramework` and the "
+           "model has one.", "Add the framework to the entry, or remove it from the model."),
     Reason("unknown_mismatch", "Q5 (E15)", "unknown_mismatch",
-           "An entry with no difference listed; it cannot occur in this profile.",
-           "Report it: it would be a bug of ome-asp."),
+           "An entry with no difference listed; it cannot occur in profile v1.3. Under code-v0.1.5 it is "
+           "an entry without `modelFormat` and no other difference (Q13).",
+           "Report it under v1.3: it would be a bug of ome-asp; under code-v0.1.5 give the entry a `modelFormat`."),
     # --- E4: why a query has no table; E5: notes ------------------------------------
     Reason("isvc_not_found", "E4", 'isvc_not_found("llama-chat")',
            "No InferenceService of that name in the namespace.", "Check the name and `-n`."),
@@ -130,6 +134,10 @@ CATALOGUE = [
            "Check the name, the namespace, and that the model's manifest is in the input."),
     Reason("model_format_name_missing", "E4 (M4)", "model_format_name_missing",
            "The model has no `spec.modelFormat.name`.", "Set the model's format name."),
+    Reason("virtual_deployment", "Q1 (code-v0.1.5)", 'virtual_deployment("svc")',
+           "Profile code-v0.1.5: the InferenceService's `metadata.annotations[\"ome.io/deploymentMode\"]` is "
+           "`VirtualDeployment`, so the controller skips runtime selection.",
+           "Nothing to select; remove the annotation to have a runtime selected."),
     Reason("explicit_runtime", "E5", 'explicit_runtime("vllm-llama")',
            "The InferenceService names its runtime, so OME does not select one; the table shows "
            "what automatic selection would do.", "Nothing to fix."),
@@ -146,6 +154,14 @@ ADMISSION = [
            "Two `autoSelect: true` entries of one runtime with the same `name` (or both without one) set "
            "different priorities; the webhook denies the runtime (I9).",
            "Give those entries the same priority, or different names."),
+    Reason("invalid_configuration", "W3 (code-v0.1.5)", "invalid_configuration(multi_node)",
+           "Profile code-v0.1.5: `spec.workers.size` and the deployment mode (a `DEPLOYMENT_MODE` env of "
+           "`spec.containers`, else MultiNode when workers.size > 0) do not fit (profiles.md 3.5).",
+           "For MultiNode give `workers.size` > 0; for RawDeployment drop the workers."),
+    Reason("same_priority", "W5 (code-v0.1.5)", 'same_priority(csr("other"),"vllm")',
+           "Profile code-v0.1.5: an `autoSelect: true` entry equal, as Go compares it, to one of an existing "
+           "runtime of the same kind and protocol, with the same priority (profiles.md 3.4).",
+           "Give the entries different priorities, or tell them apart (a version, an operator, a weight)."),
 ]
 
 # What `select` reports when OME would use no runtime, or uses one with a
@@ -169,6 +185,12 @@ OUTCOMES = [
     Reason("named_runtime_disabled", "X4", 'named_runtime_disabled(sr("ns","rt"))',
            "The runtime named in `spec.runtime.name` sets `spec.disabled: true`.",
            "Enable the runtime, or name another one."),
+    Reason("model_reference_required", "M6 (code-v0.1.5)", "model_reference_required",
+           "Profile code-v0.1.5: the InferenceService has no `spec.model`; the controller needs one.",
+           "Set `spec.model.name`."),
+    Reason("model_reference_required_at_admission", "M6 (code-v0.1.5)", "model_reference_required_at_admission",
+           "Profile code-v0.1.5: no `spec.model`, no runtime name and an engine without a complete runner: "
+           "the webhook denies the InferenceService.", "Set `spec.model.name`."),
     Reason("no_supporting_runtime", "O9", 'no_supporting_runtime("m",no_runtime)',
            "No runtime qualifies and the InferenceService's engine has no complete runner, so the "
            "admission webhook denies it (O9).",

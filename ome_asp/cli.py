@@ -16,7 +16,7 @@ import os
 import sys
 from typing import TextIO
 
-from . import __version__, admit, check, diagnostics, diff, engine, gen, limits, reasons, report, select, steer
+from . import __version__, admit, check, diagnostics, diff, engine, gen, limits, profiles, reasons, report, select, steer
 from .errors import OmeAspError, UsageError
 from .facts import Query, build_facts
 from .loader import load
@@ -26,6 +26,7 @@ from .timing import Phases
 EXIT_OK = 0
 EXIT_ERROR = 1  # E2: every error of explain; the normal negative result of the other commands
 EXIT_USAGE = 2  # input or usage error of the commands other than explain
+EXIT_OUTCOME = 3  # an outcome without a table (profiles.md section 0): unsupported input, panic, order unspecified
 CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
 NO_RUNTIMES = "No serving runtimes found in the selected namespace or at cluster scope."  # E6
 
@@ -88,6 +89,7 @@ def build_parser(prog: str = "ome-asp") -> argparse.ArgumentParser:
         help="the cluster to answer about (requests may also bring their own manifests)",
     )
     serve.add_argument("--strict", action="store_true", help="treat every warning as an input error")
+    add_profile_flags(serve)
     serve.set_defaults(run=run_serve)
 
     select.add_parser(commands, add_input_flags)
@@ -112,13 +114,33 @@ def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> 
         "--max-input-size", type=limits.parse_byte_size, default=limits.format_byte_size(limits.MAX_INPUT_BYTES),
         metavar="SIZE", help="refuse inputs larger than SIZE in total: bytes, or a quantity such as 512Mi (default: %(default)s)",
     )
+    add_profile_flags(parser)
+
+
+def add_profile_flags(parser: argparse.ArgumentParser) -> None:
+    """--profile and --ome-version (docs/profiles.md): which OME version to emulate."""
+    parser.add_argument(
+        "--profile", choices=tuple(profiles.PROFILES), default=None,
+        help=f"the OME version to emulate (default: {profiles.DEFAULT}); see docs/profiles.md",
+    )
+    parser.add_argument(
+        "--ome-version", metavar="X.Y.Z", default=None,
+        help="an OME release, mapped to its profile: 0.x code-v0.1.5, 1.0 to 1.2 v1.2.2, 1.3 and later v1.3",
+    )
+
+
+def profile_of(args) -> profiles.Profile:
+    """The profile the flags choose (UsageError for both flags or a bad version)."""
+    return profiles.resolve(args.profile, args.ome_version)
 
 
 def load_cluster(args, stdin, stderr: TextIO):
-    """The manifests of -f, with their warnings (I11) printed on stderr."""
+    """The manifests of -f, read under the chosen profile, with their warnings
+    (I11) printed on stderr."""
+    profile = profile_of(args)
     if not args.filename:
         raise UsageError("no input: pass the manifests with -f FILE, -f DIR or -f - (stdin)")
-    cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size)
+    cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile)
     for warning in cluster.warnings:
         print(f"warning: {warning}", file=stderr)
     return cluster
@@ -173,11 +195,13 @@ def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     result = engine.solve(facts, len(queries))
     phases.update(result.stats)
     _warn_denied(result, stderr)
+    if not cluster.profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
+        print(explain_note(cluster.profile), file=stderr)
     with phases("output"):
         if args.all_models:
-            code = _print_batch(args.output, queries, result, stdout)
+            code = _print_batch(args.output, queries, result, stdout, cluster.profile)
         else:
-            code = _print_single(args.output, queries[0], result.queries[1], stdout, stderr)
+            code = _print_single(args.output, queries[0], result.queries[1], stdout, stderr, cluster.profile)
             if args.verbose and args.output in ("table", "wide") and result.queries[1].verdicts:
                 stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights))
     if args.timers:
@@ -187,15 +211,31 @@ def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     return code
 
 
+_RELEASE = {"v1.2.2": "v1.2.2", "code-v0.1.5": "v0.1.5"}  # the OME release of each profile without explain
+
+
+def explain_note(profile: profiles.Profile) -> str:
+    """E1-E18 of a profile without kubectl ome runtime explain (profiles.md 2, 3.1)."""
+    release = _RELEASE[profile.name]
+    return f"Note: kubectl ome runtime explain is not available in OME {release}; this table shows {release}'s selection."
+
+
 def run_serve(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if "-" in args.filename:
         raise UsageError("serve reads its requests from stdin, so -f - cannot be the cluster")
-    cluster = None
-    if args.filename:
-        cluster = load(args.filename, strict=args.strict)
-        for warning in cluster.warnings:
-            print(f"warning: {warning}", file=stderr)
-    return serve(cluster, io.TextIOWrapper(stdin, encoding="utf-8"), stdout)
+    profile = profile_of(args)
+    requests = io.TextIOWrapper(stdin, encoding="utf-8")
+    if not args.filename:
+        return serve(None, requests, stdout, profile)
+    cluster = load(args.filename, strict=args.strict, profile=profile)
+    for warning in cluster.warnings:
+        print(f"warning: {warning}", file=stderr)
+
+    def loaded(other: profiles.Profile):
+        """A request may ask for another profile: the cluster is read again under it."""
+        return cluster if other == profile else load(args.filename, strict=args.strict, profile=other)
+
+    return serve(loaded, requests, stdout, profile)
 
 
 def _check_explain_flags(args) -> None:
@@ -218,15 +258,20 @@ def _batch_queries(cluster, namespace: str) -> list[Query]:
     return [Query(namespace=ns, model=name) for ns, name in sorted(wanted)]
 
 
-def _print_single(output: str, query: Query, answer: engine.QueryAnswer, stdout: TextIO, stderr: TextIO) -> int:
+def _print_single(
+    output: str, query: Query, answer: engine.QueryAnswer, stdout: TextIO, stderr: TextIO, profile: profiles.Profile
+) -> int:
     if answer.error is not None:
         raise OmeAspError(reasons.text(answer.error))
     if len(answer.verdicts) > CANDIDATE_LIMIT:
         raise OmeAspError("runtime candidate snapshot exceeds the CLI collection limit")
     if answer.note is not None:
         print(reasons.text(answer.note), file=stderr)
+    if answer.ended is not None:
+        document = report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)
+        return print_outcome(output, document, stdout, stderr)
     if output in ("json", "yaml"):
-        report.dump(report.explain_json(query, answer), output, stdout)
+        report.dump(report.explain_json(query, answer, profile.name), output, stdout)
     elif not answer.verdicts:
         print(NO_RUNTIMES, file=stderr)  # E6: no candidates at all, no table
     else:
@@ -234,13 +279,30 @@ def _print_single(output: str, query: Query, answer: engine.QueryAnswer, stdout:
     return EXIT_OK
 
 
-def _print_batch(output: str, queries: list[Query], result: engine.Answer, stdout: TextIO) -> int:
+def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -> int:
+    """Section 0 of profiles.md: an outcome has no table; one stderr line, or
+    the report with `outcome` for -o json/yaml; exit 3 either way."""
+    if output in ("json", "yaml"):
+        report.dump(document, output, stdout)
+    else:
+        print(f"error: outcome {document['outcome']}: {document['detail']}", file=stderr)
+    return EXIT_OUTCOME
+
+
+def _print_batch(
+    output: str, queries: list[Query], result: engine.Answer, stdout: TextIO, profile: profiles.Profile
+) -> int:
     """One report per query: a List of reports, or table sections headed by the
     equivalent single command. A query's error is part of its report; the exit
-    code is 1 when any query has one."""
+    code is 1 when any query has one, else 3 when any query ends with an
+    outcome (profiles.md section 0)."""
     answers = [result.queries[n] for n in range(1, len(queries) + 1)]
     if output in ("json", "yaml"):
-        items = [report.explain_json(q, a) for q, a in zip(queries, answers)]
+        items = [
+            report.outcome_json(report.query_json(q, a), a.ended, profile.name) if a.ended is not None
+            else report.explain_json(q, a, profile.name)
+            for q, a in zip(queries, answers)
+        ]
         report.dump({"apiVersion": report.API_VERSION, "kind": "List", "items": items}, output, stdout)
     else:
         sections = []
@@ -248,13 +310,17 @@ def _print_batch(output: str, queries: list[Query], result: engine.Answer, stdou
             header = f"# explain --model {query.model} -n {query.namespace}\n"
             if answer.error is not None:
                 body = f"error: {reasons.text(answer.error)}\n"
+            elif answer.ended is not None:
+                body = "error: outcome {}: {}\n".format(*answer.ended)
             elif not answer.verdicts:
                 body = NO_RUNTIMES + "\n"
             else:
                 body = report.explain_table(answer, wide=output == "wide")
             sections.append(header + body)
         stdout.write("\n".join(sections))
-    return EXIT_ERROR if any(a.error is not None for a in answers) else EXIT_OK
+    if any(a.error is not None for a in answers):
+        return EXIT_ERROR
+    return EXIT_OUTCOME if any(a.ended is not None for a in answers) else EXIT_OK
 
 
 def _warn_denied(result: engine.Answer, stderr: TextIO) -> None:
@@ -283,7 +349,8 @@ def _facts_header(args) -> str:
     else:
         target = f"--isvc {json.dumps(args.isvc)}"
     return (
-        f"% ome-asp {__version__} facts for: explain {target} -n {json.dumps(args.namespace)}\n"
+        f"% ome-asp {__version__} facts for: explain {target} -n {json.dumps(args.namespace)} "
+        f"--profile {profile_of(args).name}\n"
         "% replay: python -m clingo THIS_FILE encoding/main.lp\n"
     )
 

@@ -11,6 +11,7 @@ order by that definition; tests check that both agree (docs/design.md).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import re
 import time
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import clingo
 
+from . import gosort
 from .errors import InternalError
 from .facts import Facts, RuntimeRef
 
@@ -74,6 +76,7 @@ class Outcome:
     admission_warnings: list[clingo.Symbol] = field(default_factory=list)
     condition: tuple[bool, str, clingo.Symbol | None] | None = None  # RuntimeReady: status, reason, message
     events: list[tuple[str, clingo.Symbol]] = field(default_factory=list)  # Warning events: reason, message
+    ended: tuple[str, RuntimeRef] | None = None  # select_outcome: (outcome, runtime), profiles.md section 0
 
 
 @dataclass
@@ -87,6 +90,9 @@ class QueryAnswer:
     selected: RuntimeRef | None = None
     ranking: list[RuntimeRef] = field(default_factory=list)  # qualifying runtimes, O-order
     outcome: Outcome = field(default_factory=Outcome)  # with outcome.lp only
+    # An outcome without a table (profiles.md section 0): (name, detail), e.g.
+    # ("panic", "ClusterServingRuntime rt: ..."); query_outcome/3 or the Go sort.
+    ended: tuple[str, str] | None = None
 
 
 @dataclass
@@ -130,6 +136,27 @@ def solve(facts: Facts, n_queries: int, explain: bool = True, outcome: bool = Fa
         raise ValueError("outcome.lp needs the explain program")
     files = CORE + (EXPLANATION if explain else ()) + (SELECTION if n_queries == 1 else WINNER) + SHOW
     files += OUTCOME if outcome else ()
+    go_sort = gosort.order if facts.profile is not None and facts.profile.go_sort else None
+    answer = _solve(facts, files, n_queries, go_sort, start)
+    if outcome and go_sort is not None:
+        # The Go order's first runtime is the one OME uses: selection.lp and
+        # winner.lp read it (go_first/2) and outcome.lp derives the rest from it.
+        pins = {q: a.ranking[0] for q, a in answer.queries.items() if a.ranking and a.ranking[0] != a.selected}
+        if pins:
+            pinned = _go_first_facts(facts, pins)
+            answer = _solve(dataclasses.replace(facts, program=facts.program + pinned), files, n_queries, go_sort, start)
+    return answer
+
+
+def _go_first_facts(facts: Facts, pins: dict[int, RuntimeRef]) -> str:
+    identifiers = {ref: text for text, ref in facts.runtimes.items()}
+    return "".join(
+        str(clingo.Function("go_first", [clingo.Number(q), clingo.parse_term(identifiers[runtime])])) + ".\n"
+        for q, runtime in sorted(pins.items())
+    )
+
+
+def _solve(facts: Facts, files: tuple[str, ...], n_queries: int, go_sort, start: float) -> Answer:
     ctl = _ground(facts.program, files)
     grounded = time.perf_counter()
     optimal = []
@@ -143,7 +170,7 @@ def solve(facts: Facts, n_queries: int, explain: bool = True, outcome: bool = Fa
         raise InternalError("the encoding has no answer set for this input")
     if len(optimal) != 1:
         raise InternalError(f"the answer is not unique ({len(optimal)} optimal answer sets)")
-    answer = decode(optimal[0], n_queries, facts)
+    answer = decode(optimal[0], n_queries, facts, go_sort)
     lp = ctl.statistics["problem"]["lp"]
     answer.stats = {
         "ground_s": grounded - start,
@@ -229,9 +256,11 @@ _CHECK_AND_TERM = re.compile(r"(q\d),(.*)")
 _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 
 
-def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer:
+def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort=None) -> Answer:
     """The answer set as Python values (facts maps the ranks and identifiers
-    of the answer back to numbers and runtimes)."""
+    of the answer back to numbers and runtimes). `go_sort(answer, facts)`,
+    for code-v0.1.5, gives the order instead of the rank keys: a list of
+    runtimes, or an outcome (name, detail) when Go leaves it unspecified."""
     queries = {q: QueryAnswer() for q in range(1, n_queries + 1)}
     criteria: dict[int, str] = {}
     denied: dict[RuntimeRef, clingo.Symbol] = {}
@@ -239,6 +268,8 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer
     pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
     runtimes = facts.runtimes
     terms: dict[str, clingo.Symbol] = {}
+    ends: dict[int, list] = {}  # query -> (outcome, runtime) of query_outcome/3
+    ends_select: dict[int, list] = {}  # the same of select_outcome/3
 
     def term(text: str) -> clingo.Symbol:
         if text not in terms:
@@ -302,6 +333,10 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer
             queries[args[0].number].label = args[1]
         elif name == "sized_query":
             queries[args[0].number].sized = True
+        elif name == "query_outcome":
+            ends.setdefault(args[0].number, []).append((args[1].name, runtimes[str(args[2])]))
+        elif name == "select_outcome":
+            ends_select.setdefault(args[0].number, []).append((args[1].name, runtimes[str(args[2])]))
         elif name in _OUTCOME_ATOMS:
             _OUTCOME_ATOMS[name](queries[args[0].number].outcome, args[1:])
         else:
@@ -327,6 +362,17 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer
             v.distance = numbers[v.cost[2]] if answer.sized else None
         qualifying.sort(key=lambda v: v.cost)
         answer.ranking = [v.runtime for v in qualifying]
+        if q in ends:
+            answer.ended = outcome_detail(*_first_by_runtime(ends[q]))
+        if q in ends_select:
+            answer.outcome.ended = _first_by_runtime(ends_select[q])
+        if go_sort is not None:  # code-v0.1.5 (profiles.md 3.3): not the #minimize order
+            order = go_sort(answer, facts)
+            if isinstance(order, tuple):
+                answer.ended = answer.ended or order
+            else:
+                answer.ranking = order
+            continue
         if answer.ranking[:1] != ([answer.selected] if answer.selected is not None else []):
             raise InternalError(f"query {q}: the optimum {answer.selected} is not the first of the order")
     return Answer(
@@ -335,6 +381,24 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer
         denied=denied,
         unknown_classes={r: [c for _, c in sorted(v)] for r, v in unknown.items()},
     )
+
+
+def _first_by_runtime(ends: list[tuple[str, RuntimeRef]]) -> tuple[str, RuntimeRef]:
+    """Several candidates can end a query the same way; the report names the
+    first in E10's row order, ServingRuntimes first, then by name (the Go code
+    stops at the first it meets, and fetches ServingRuntimes first)."""
+    return min(ends, key=lambda end: (not end[1].namespaced, end[1].name))
+
+
+OUTCOME_DETAILS = {
+    "unsupported_input": "modelSizeRange must set both min and max on this OME version",
+    "panic": "modelSizeRange lacks a bound: OME v0.1.5 dereferences the missing bound and panics",
+}
+
+
+def outcome_detail(outcome: str, runtime: RuntimeRef) -> tuple[str, str]:
+    """(name, detail) of an outcome the encoding derives: name as section 0 spells it."""
+    return outcome.replace("_", "-"), f"{runtime}: {OUTCOME_DETAILS[outcome]}"
 
 
 def _set(attribute: str, read):

@@ -15,6 +15,7 @@ here, in Python integers and fractions, never in clingo's 32-bit integers.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -24,7 +25,8 @@ import clingo
 
 from .documents import shown
 from .objects import BASE_MODEL, CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Cluster, Entry, Model, Pipeline, Runtime
-from .sizes import format_exact, parse_size
+from .profiles import Profile
+from .sizes import format_exact, parse_go_size, parse_size
 from .versions import parse_version
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -69,14 +71,24 @@ class Facts:
     runtimes: dict[str, RuntimeRef]
     signatures: dict[RuntimeRef, list[str]]  # the signature (as text) of each entry
     entry_names: dict[RuntimeRef, list[str | None]]  # the top-level name of each entry
-    weights: dict[str, tuple[int, int, int]]  # weights (as text) -> stored format, framework weight, priority read
+    weights: dict[str, tuple[int | None, int | None, int]]  # weights (as text) -> stored format, framework weight
+    # (None: the side is absent, code-v0.1.5 only), priority read
+    profile: Profile | None = None  # the profile the facts were built for (its switch facts)
+    created: dict[RuntimeRef, str | None] = dataclasses.field(default_factory=dict)  # creationTimestamp (3.3)
 
 
 @dataclass(frozen=True)
 class Exact:
-    """An exact number inside a fact; becomes val(K, D) once all are known."""
+    """An exact number inside a fact; becomes val(K, D) once all are known.
+    Besides rationals, code-v0.1.5's float64 sizes bring the non-finite
+    values POS_INF, NEG_INF and NAN (profiles.md 3.2)."""
 
-    value: Fraction
+    value: Fraction | str
+
+
+# The IEEE values without a rational: ranked beyond every rational (NaN above
+# +Inf; a NaN also gets a not_a_number/1 fact, since it compares with nothing).
+POS_INF, NEG_INF, NAN = "+Inf", "-Inf", "NaN"
 
 
 @dataclass(frozen=True)
@@ -117,21 +129,30 @@ class FactBuilder:
     numbers and tuples of these.
     """
 
-    def __init__(self, renamed: frozenset[str] = frozenset()) -> None:
+    def __init__(self, renamed: frozenset[str] = frozenset(), profile: Profile | None = None) -> None:
         self._renamed = renamed
         self._facts: list[tuple[str, tuple]] = []
-        self._numbers: set[Fraction] = set()
+        self._numbers: set[Fraction | str] = set()
+        self.profile = profile
         self.runtimes: dict[str, RuntimeRef] = {}
         self.signatures: dict[RuntimeRef, list[str]] = {}
         self.entry_names: dict[RuntimeRef, list[str | None]] = {}
-        self.weights: dict[str, tuple[int, int, int]] = {}
+        self.weights: dict[str, tuple[int | None, int | None, int]] = {}
+        self.created: dict[RuntimeRef, str | None] = {}
         self.fact = _FactCalls(self)
 
     def add(self, name: str, args: tuple) -> None:
         self._facts.append((f"base_{name}" if name in self._renamed else name, args))
 
-    def exact(self, value: int | Fraction) -> Exact:
-        number = Fraction(value)
+    def exact(self, value: int | Fraction | float) -> Exact:
+        """An exact number; a float is a float64 value of code-v0.1.5 (every
+        finite one is a dyadic rational, so it is exact as a Fraction)."""
+        if isinstance(value, float) and not math.isfinite(value):
+            number = NAN if math.isnan(value) else POS_INF if value > 0 else NEG_INF
+            if number == NAN and number not in self._numbers:
+                self.fact.not_a_number(Exact(NAN))
+        else:
+            number = Fraction(value)
         self._numbers.add(number)
         return Exact(number)
 
@@ -139,10 +160,11 @@ class FactBuilder:
         """The facts as a logic program, one per line, sorted so that every
         dump is reproducible, and the table of exact numbers by rank."""
         ranks = _signed_ranks(self._numbers)
-        decimals = {k: format_exact(v) for v, k in ranks.items()}
+        decimals = {k: v if isinstance(v, str) else format_exact(v) for v, k in ranks.items()}
         vals = {v: f"val({k},{quoted(decimals[k])})" for v, k in ranks.items()}
         lines = {f"{name}({','.join(_text(a, vals) for a in args)}).\n" for name, args in self._facts}
-        return Facts("".join(sorted(lines)), decimals, self.runtimes, self.signatures, self.entry_names, self.weights)
+        return Facts("".join(sorted(lines)), decimals, self.runtimes, self.signatures, self.entry_names, self.weights,
+                     self.profile, self.created)
 
     def program(self) -> str:
         return self.build().program
@@ -164,12 +186,16 @@ class _FactCalls:
         return record
 
 
-def _signed_ranks(numbers: Iterable[Fraction]) -> dict[Fraction, int]:
+def _signed_ranks(numbers: Iterable[Fraction | str]) -> dict[Fraction | str, int]:
     """Order- and sign-preserving dense ranks: 0 -> 0, positives 1, 2, ...,
-    negatives -1, -2, ... outward from zero."""
-    ranks = {Fraction(0): 0}
-    positives = sorted(n for n in numbers if n > 0)
-    negatives = sorted((n for n in numbers if n < 0), reverse=True)
+    negatives -1, -2, ... outward from zero; +Inf and NaN after the
+    positives, -Inf after the negatives."""
+    numbers = set(numbers)
+    ranks: dict[Fraction | str, int] = {Fraction(0): 0}
+    positives = sorted(n for n in numbers if not isinstance(n, str) and n > 0)
+    negatives = sorted((n for n in numbers if not isinstance(n, str) and n < 0), reverse=True)
+    positives += [n for n in (POS_INF, NAN) if n in numbers]
+    negatives += [n for n in (NEG_INF,) if n in numbers]
     ranks.update((n, i) for i, n in enumerate(positives, 1))
     ranks.update((n, -i) for i, n in enumerate(negatives, 1))
     if len(ranks) > INT32_MAX:
@@ -205,9 +231,13 @@ def build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str] 
     `renamed` predicates are emitted as base_<name> (for a program that
     derives them, encoding/steer.lp); `extend(builder, entries)` adds facts of
     its own before the exact numbers are ranked."""
-    builder = FactBuilder(renamed)
+    profile = cluster.profile
+    builder = FactBuilder(renamed, profile)
     fact = builder.fact
     versions: set[str] = set()
+
+    for name, value in profile.facts():
+        fact.switch(const(name), const(value))
 
     for number, query in enumerate(queries, 1):
         fact.query(number)
@@ -244,6 +274,7 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
     fact, exact = builder.fact, builder.exact
     r = runtime_id(rt.kind, rt.namespace, rt.name)
     ref = builder.runtimes[r.text] = RuntimeRef(rt.kind, rt.namespace, rt.name)
+    builder.created[ref] = rt.created
     fact.runtime_declared(r)
     fact.runtime_name_rank(r, name_rank)
     if rt.disabled:
@@ -253,9 +284,10 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
         bounds = {"min": rt.size_range.min, "max": rt.size_range.max}
         for bound, text in bounds.items():
             if text is not None:
-                fact.runtime_size_bound(r, const(bound), text, exact(parse_size(text)))
+                fact.runtime_size_bound(r, const(bound), text, exact(size_value(builder.profile, text)))
         if None not in bounds.values():
-            fact.runtime_range_width(r, exact(parse_size(bounds["max"]) - parse_size(bounds["min"])))
+            width = size_value(builder.profile, bounds["max"]) - size_value(builder.profile, bounds["min"])
+            fact.runtime_range_width(r, exact(width))
     for position, name in enumerate(rt.accelerator_classes or ()):
         fact.runtime_accelerator_class(r, position, name)
     for component, mode in (("engine", rt.engine_mode), ("decoder", rt.decoder_mode)):
@@ -274,6 +306,46 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
             fact.entry_auto_select(r, i, const("true" if entry.auto_select else "false"))
         if entry.priority is not None:
             fact.entry_priority(r, i, entry.priority)
+        if builder.profile is not None and builder.profile.cross_runtime_check:
+            _add_w5_entry(builder, r, i, entry)
+    if builder.profile is not None and builder.profile.cross_runtime_check:
+        for protocol in rt.protocol_versions or ():
+            fact.runtime_protocol(r, protocol)
+    if rt.configuration is not None:
+        config = rt.configuration
+        if config.workers_size is not None:
+            fact.runtime_workers_size(r, config.workers_size)
+        for component, present in (("engine", config.engine_config), ("decoder", config.decoder_config)):
+            if present:
+                fact.runtime_config(r, const(component))
+        if config.mode is not None:
+            fact.runtime_container_mode(r, config.mode)
+
+
+def _fold(text: str) -> str:
+    """Go's strings.EqualFold compares by simple case folding, one character
+    to one: each character to the lower case of its upper case where both
+    are single characters (str.casefold folds fully: "ß" to "ss")."""
+    def fold(c: str) -> str:
+        upper = c.upper()
+        return upper.lower() if len(upper) == 1 and len(upper.lower()) == 1 else c
+    return "".join(map(fold, text))
+
+
+def _add_w5_entry(builder: FactBuilder, r: Term, i: int, entry: Entry) -> None:
+    """What code-v0.1.5's cross-runtime check (W5) compares of an entry, as
+    Go sees it: the folded name, the top-level version, and each side as a Go
+    struct -- absent, or plain (no version, no operator written: only then can
+    two structs be equal, profiles.md 3.4) with its name and weight."""
+    fact = builder.fact
+    fact.entry_name_folded(r, i, _fold(entry.name or ""))
+    if entry.version is not None:
+        fact.entry_version_field(r, i, entry.version)
+    for side, ref in (("format", entry.model_format), ("framework", entry.model_framework)):
+        if ref is None:
+            fact.entry_side_absent(r, i, const(side))
+        elif ref.version is None and not ref.operator_written:
+            fact.entry_side_plain(r, i, const(side), ref.name, builder.exact(ref.weight))
 
 
 class EntryTables:
@@ -289,13 +361,15 @@ class EntryTables:
 
     def signature(self, entry: Entry) -> Term:
         key = (entry.model_format, entry.model_framework, entry.architecture, entry.quantization, _pipeline_key(entry.pipeline))
-        key = (*(dataclasses.replace(ref, weight=None) for ref in key[:2]), *key[2:])
+        key = (*(ref and dataclasses.replace(ref, weight=None) for ref in key[:2]), *key[2:])
         if key in self._signatures:
             return self._signatures[key]
         s = self._signatures[key] = Term(f"sig({len(self._signatures) + 1})")
         fact = self._builder.fact
         fact.signature(s)
         for side, ref in (("format", entry.model_format), ("framework", entry.model_framework)):
+            if ref is None:  # code-v0.1.5 only: the entry lacks the side (I4)
+                continue
             fact.sig_declares(s, const(side), ref.name)
             if ref.version is not None:
                 fact.sig_version(s, const(side), ref.version)
@@ -313,8 +387,9 @@ class EntryTables:
     def weights(self, entry: Entry) -> Term:
         """The exact products the S3 score and the E9 WEIGHT column can take;
         the encoding decides which reading applies. Every rule but W4 reads an
-        absent priority as 1 (I3)."""
-        wf, ww = entry.model_format.weight, entry.model_framework.weight
+        absent priority as 1 (I3). A side the entry lacks (code-v0.1.5) has
+        no stored weight and the one reading `none`: it adds no term (S3)."""
+        wf, ww = (None if ref is None else ref.weight for ref in (entry.model_format, entry.model_framework))
         p = 1 if entry.priority is None else entry.priority
         if (wf, ww, p) in self._weights:
             return self._weights[(wf, ww, p)]
@@ -322,14 +397,19 @@ class EntryTables:
         self._builder.weights[w.text] = (wf, ww, p)
         fact, exact = self._builder.fact, self._builder.exact
         fact.weights(w)
-        fact.weights_stored(w, const("format"), exact(wf))
-        fact.weights_stored(w, const("framework"), exact(ww))
+        for side, weight in (("format", wf), ("framework", ww)):
+            if weight is None:
+                fact.weights_absent(w, const(side))
+            else:
+                fact.weights_stored(w, const(side), exact(weight))
         fact.weights_priority(w, p)
-        for f_reading, f_weight in (("raw", wf), ("ten", 10)):
-            for w_reading, w_weight in (("raw", ww), ("five", 5)):
+        f_readings = (("none", 0),) if wf is None else (("raw", wf), ("ten", 10))
+        w_readings = (("none", 0),) if ww is None else (("raw", ww), ("five", 5))
+        for f_reading, f_weight in f_readings:
+            for w_reading, w_weight in w_readings:
                 fact.weights_score_option(w, const(f_reading), const(w_reading), exact((f_weight + w_weight) * p))
-        for f_shown, f_weight in (("kept", wf), ("left_out", 0)):
-            for w_shown, w_weight in (("kept", ww), ("left_out", 0)):
+        for f_shown, f_weight in (("kept", wf or 0), ("left_out", 0)):
+            for w_shown, w_weight in (("kept", ww or 0), ("left_out", 0)):
                 fact.weights_shown_option(w, const(f_shown), const(w_shown), exact(p * f_weight + p * w_weight))
         return w
 
@@ -375,7 +455,7 @@ def _add_model(builder: FactBuilder, model: Model, versions: set[str]) -> None:
     if model.quantization is not None:
         fact.model_quantization(m, model.quantization)
     if model.size is not None:
-        fact.model_size(m, model.size, exact(parse_size(model.size)))
+        fact.model_size(m, model.size, exact(size_value(builder.profile, model.size)))
     if model.pipeline is not None:
         fact.model_pipeline(m)
         _add_pipeline(builder, "model", (m,), model.pipeline)
@@ -383,9 +463,22 @@ def _add_model(builder: FactBuilder, model: Model, versions: set[str]) -> None:
         fact.model_disabled(m)
 
 
+def size_value(profile: Profile | None, text: str) -> Fraction | float:
+    """Z1: the count of a size string, exact (Fraction), or under Go's size
+    syntax (code-v0.1.5) the float64 value Go computes."""
+    if profile is not None and profile.size_syntax == "go":
+        return parse_go_size(text)
+    return parse_size(text)
+
+
 def _add_size_gaps(builder: FactBuilder, cluster: Cluster) -> None:
     """|bound - size| for every model size and every bound of a range that
-    sets only one bound (Z5); two-bounded ranges use their width instead."""
+    sets only one bound (Z5); two-bounded ranges use their width instead,
+    except under Go's float64 sizes, where |min - s| + |max - s| is rounded
+    and so is given per (size, min, max) as size_distance/4."""
+    if cluster.profile.size_syntax == "go":
+        _add_go_distances(builder, cluster)
+        return
     sizes = {parse_size(m.size) for m in cluster.models if m.size is not None}
     bounds = set()
     for rt in cluster.runtimes:
@@ -396,6 +489,23 @@ def _add_size_gaps(builder: FactBuilder, cluster: Cluster) -> None:
     for size in sorted(sizes):
         for bound in sorted(bounds):
             builder.fact.size_gap(builder.exact(size), builder.exact(bound), builder.exact(abs(bound - size)))
+
+
+def _add_go_distances(builder: FactBuilder, cluster: Cluster) -> None:
+    """code-v0.1.5's Z5: math.Abs(min - s) + math.Abs(max - s) in float64
+    (Python floats are IEEE float64 and round as Go does). One-bounded ranges
+    never get a distance in this profile (Z3: the code panics first)."""
+    sizes = {parse_go_size(m.size) for m in cluster.models if m.size is not None}
+    ranges = {
+        (parse_go_size(rt.size_range.min), parse_go_size(rt.size_range.max))
+        for rt in cluster.runtimes
+        if rt.size_range is not None and None not in (rt.size_range.min, rt.size_range.max)
+    }
+    exact = builder.exact
+    for size in sizes:
+        for low, high in ranges:
+            distance = abs(low - size) + abs(high - size)
+            builder.fact.size_distance(exact(size), exact(low), exact(high), exact(distance))
 
 
 def add_version(builder: FactBuilder, text: str) -> None:
@@ -443,6 +553,8 @@ def _add_inference_service(builder: FactBuilder, isvc) -> None:
             fact.isvc_mode_annotation(i, const(component), mode)
     if isvc.deployment_mode is not None:
         fact.isvc_deployment_mode(i, isvc.deployment_mode)
+    if isvc.virtual:
+        fact.isvc_virtual_deployment(i)
     for runner, image in (
         ("runner", isvc.engine_runner_image),
         ("leader", isvc.engine_leader_image),

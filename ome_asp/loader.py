@@ -12,6 +12,7 @@ not parse become warnings of the same form (I11), or errors with `strict=True`.
 from __future__ import annotations
 
 import difflib
+from datetime import datetime
 import functools
 import os
 import re
@@ -34,6 +35,7 @@ from ome_asp.objects import (
     AcceleratorClass,
     Cluster,
     Component,
+    Configuration,
     Entry,
     FormatRef,
     InferenceService,
@@ -43,7 +45,8 @@ from ome_asp.objects import (
     SizeRange,
     Source,
 )
-from ome_asp.sizes import is_size
+from ome_asp.profiles import V1_3, Profile
+from ome_asp.sizes import is_go_size, is_size
 from ome_asp.versions import parse_version
 
 # A cluster repeats the same few version strings thousands of times.
@@ -64,6 +67,7 @@ STDIN_LABEL = "<stdin>"
 
 INT64 = (-(2**63), 2**63 - 1)  # weights
 PRIORITY = (1, 2**31 - 1)  # int32 with minimum 1 (I4)
+INT32 = (-(2**31), 2**31 - 1)  # priority without schema validation (code-v0.1.5 I4, S5)
 #: Sizes are computed exactly (I8); Python refuses to convert numbers of more
 #: than 4,300 digits to and from text, so longer size strings are refused.
 SIZE_DIGITS = 1000
@@ -103,15 +107,17 @@ ACCELERATOR_REQUIREMENT_KEYS = (
 
 
 def load(
-    paths: list[str], stdin: IO[Any] | None = None, strict: bool = False, max_bytes: int = MAX_INPUT_BYTES
+    paths: list[str], stdin: IO[Any] | None = None, strict: bool = False, max_bytes: int = MAX_INPUT_BYTES,
+    profile: Profile = V1_3,
 ) -> Cluster:
-    """Read the manifests at `paths` (files, directories, or `-` for `stdin`).
+    """Read the manifests at `paths` (files, directories, or `-` for `stdin`)
+    as `profile`'s OME stores them (I3 defaults, I4 validation, Z1 syntax).
 
     Raises `InputError` on the first malformed input, when all inputs together
     exceed `max_bytes`, or when they hold no object at all. With `strict`,
     every warning is raised as an `InputError` as well.
     """
-    reader = _Reader(strict)
+    reader = _Reader(strict, profile)
     for label, data in _inputs(paths, stdin, InputBudget(max_bytes)):
         reader.read(label, data)
     if reader.objects == 0:
@@ -204,8 +210,9 @@ def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
 class _Reader:
     """Accumulates the objects and warnings of all input files."""
 
-    def __init__(self, strict: bool) -> None:
+    def __init__(self, strict: bool, profile: Profile = V1_3) -> None:
         self.strict = strict
+        self.profile = profile
         self.objects = 0  # every object read, of any kind
         self.warnings: list[str] = []
         self.first_seen: dict[tuple[str, str | None, str], Source] = {}
@@ -272,7 +279,7 @@ class _Reader:
 
         spec = obj.get(content, "", "spec", "object") or {}
         if kind in (SERVING_RUNTIME, CLUSTER_SERVING_RUNTIME):
-            self.runtimes.append(_runtime(obj, spec))
+            self.runtimes.append(_runtime(obj, metadata, spec))
         elif kind in (BASE_MODEL, CLUSTER_BASE_MODEL):
             self.models.append(_model(obj, spec))
         elif kind == INFERENCE_SERVICE:
@@ -288,6 +295,7 @@ class _Reader:
             inference_services=sorted(self.services, key=lambda s: (s.namespace, s.name)),
             accelerator_classes=sorted(self.classes, key=lambda c: c.name),
             warnings=self.warnings,
+            profile=self.profile,
         )
 
 
@@ -396,7 +404,10 @@ class _Object:
         if text is None:
             return None
         path = _join(path, key)
-        if not is_size(text):
+        if self.reader.profile.size_syntax == "go":  # float64 values: no digit limit needed
+            if not is_go_size(text):
+                self.warn(path, f"{quote(text)} is not a size for Go's ParseFloat (Z1); read as 0", node, key)
+        elif not is_size(text):
             self.warn(path, f"{quote(text)} is not a size (Z1); read as 0 (Z2)", node, key)
         elif sum(c.isdigit() for c in text) > SIZE_DIGITS:
             self.fail(path, f"Invalid value: {quote(text)}: more than {SIZE_DIGITS} digits", node, key)
@@ -406,7 +417,7 @@ class _Object:
 # --- kinds ---------------------------------------------------------------------
 
 
-def _runtime(obj: _Object, spec: dict) -> Runtime:
+def _runtime(obj: _Object, metadata: dict, spec: dict) -> Runtime:
     entries = []
     formats = obj.get(spec, "spec", "supportedModelFormats", "array") or []
     for index, entry in enumerate(formats):
@@ -438,7 +449,43 @@ def _runtime(obj: _Object, spec: dict) -> Runtime:
         accelerator_classes=classes,
         engine_mode=obj.dig(spec, "spec", ("engineConfig", "annotations", DEPLOYMENT_MODE_ANNOTATION)),
         decoder_mode=obj.dig(spec, "spec", ("decoderConfig", "annotations", DEPLOYMENT_MODE_ANNOTATION)),
+        # read only where an order depends on it (profiles.md 3.3)
+        created=_timestamp(obj, metadata) if obj.reader.profile.go_sort else None,
+        protocol_versions=obj.strings(spec, "spec", "protocolVersions") if obj.reader.profile.cross_runtime_check else None,
+        configuration=_configuration(obj, spec) if obj.reader.profile.webhook_quirks else None,
     )
+
+
+def _configuration(obj: _Object, spec: dict) -> Configuration:
+    """What the v0.1.5 webhook's configuration check reads (profiles.md 3.5)."""
+    mode = None
+    containers = obj.get(spec, "spec", "containers", "array") or []
+    for index, container in enumerate(containers):
+        path = f"spec.containers[{index}]"
+        container = obj.check(container, path, "object", containers, index)
+        env = obj.get(container, path, "env", "array") or []
+        for position, variable in enumerate(env):
+            variable = obj.check(variable, f"{path}.env[{position}]", "object", env, position)
+            if mode is None and variable.get("name") == "DEPLOYMENT_MODE":
+                mode = obj.get(variable, f"{path}.env[{position}]", "value", "string")
+    workers = obj.get(spec, "spec", "workers", "object") or {}
+    return Configuration(
+        workers_size=obj.integer(workers, "spec.workers", "size", INT32),
+        engine_config=obj.get(spec, "spec", "engineConfig", "object") is not None,
+        decoder_config=obj.get(spec, "spec", "decoderConfig", "object") is not None,
+        mode=mode,
+    )
+
+
+def _timestamp(obj: _Object, metadata: dict) -> str | None:
+    """metadata.creationTimestamp, which must be an RFC 3339 time as the API server stores it."""
+    text = obj.get(metadata, "metadata", "creationTimestamp", "string")
+    if text is not None:
+        try:
+            datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            obj.fail("metadata.creationTimestamp", f"Invalid value: {quote(text)}: not an RFC 3339 time", metadata, "creationTimestamp")
+    return text
 
 
 def _entry(obj: _Object, entry: dict, path: str) -> Entry:
@@ -450,7 +497,7 @@ def _entry(obj: _Object, entry: dict, path: str) -> Entry:
     quantization = obj.get(entry, path, "quantization", "string")
     pipeline = _pipeline(obj, entry, path)
     auto_select = obj.get(entry, path, "autoSelect", "boolean")
-    priority = obj.integer(entry, path, "priority", PRIORITY)
+    priority = obj.integer(entry, path, "priority", PRIORITY if obj.reader.profile.schema_validation else INT32)
     return Entry(
         name=name,
         model_format=model_format,
@@ -460,15 +507,23 @@ def _entry(obj: _Object, entry: dict, path: str) -> Entry:
         pipeline=pipeline,
         auto_select=auto_select,
         priority=priority,
+        version=obj.get(entry, path, "version", "string") if obj.reader.profile.cross_runtime_check else None,
     )
 
 
-def _entry_format(obj: _Object, entry: dict, path: str, key: str) -> FormatRef:
-    """An entry's `modelFormat` or `modelFramework`: required, with I3 defaults."""
-    node = obj.require(entry, path, key, "object")
+def _entry_format(obj: _Object, entry: dict, path: str, key: str) -> FormatRef | None:
+    """An entry's `modelFormat` or `modelFramework`, with I3 defaults: required
+    with schema validation (I4); without it (code-v0.1.5) it may be absent
+    (None) and an absent name is Go's zero value "". An absent weight is the
+    profile's (1 by API defaulting, 0 as Go's zero value); an absent operator
+    is read as Equal either way."""
+    schema = obj.reader.profile.schema_validation
+    node = (obj.require if schema else obj.get)(entry, path, key, "object")
+    if node is None:
+        return None
     path = _join(path, key)
     obj.check_keys(node, path, FORMAT_KEYS)
-    name = obj.require(node, path, "name", "string")
+    name = obj.require(node, path, "name", "string") if schema else obj.get(node, path, "name", "string") or ""
     version = obj.version(node, path, "version")
     operator = obj.get(node, path, "operator", "string")
     weight = obj.integer(node, path, "weight", INT64)
@@ -476,7 +531,8 @@ def _entry_format(obj: _Object, entry: dict, path: str, key: str) -> FormatRef:
         name=name,
         version=version,
         operator="Equal" if operator is None else operator,
-        weight=1 if weight is None else weight,
+        weight=obj.reader.profile.absent_weight if weight is None else weight,
+        operator_written=operator is not None,
     )
 
 
@@ -536,16 +592,25 @@ def _model_format(obj: _Object, spec: dict, key: str, name_required: bool) -> Fo
         return None
     path = f"spec.{key}"
     obj.check_keys(node, path, FORMAT_KEYS)
-    read_name = obj.require if name_required else obj.get
+    if name_required and obj.reader.profile.schema_validation:
+        name = obj.require(node, path, "name", "string")
+    else:  # without schema validation an absent framework name is Go's ""
+        name = obj.get(node, path, "name", "string")
+        name = "" if name is None and name_required else name
     return FormatRef(
-        name=read_name(node, path, "name", "string"),
+        name=name,
         version=obj.version(node, path, "version"),
     )
 
 
 def _inference_service(obj: _Object, metadata: dict, spec: dict) -> InferenceService:
     model = obj.get(spec, "spec", "model", "object")
-    model_name = None if model is None else obj.require(model, "spec.model", "name", "string")
+    schema = obj.reader.profile.schema_validation
+    model_name = None
+    if model is not None and schema:
+        model_name = obj.require(model, "spec.model", "name", "string")
+    elif model is not None:  # without schema validation an absent name is Go's "" (I4)
+        model_name = obj.get(model, "spec.model", "name", "string") or ""
 
     runtime = obj.get(spec, "spec", "runtime", "object")
     runtime_name = runtime_kind = None
@@ -554,18 +619,28 @@ def _inference_service(obj: _Object, metadata: dict, spec: dict) -> InferenceSer
         runtime_kind = obj.get(runtime, "spec.runtime", "kind", "string")
         if runtime_kind is None:
             runtime_kind = CLUSTER_SERVING_RUNTIME  # I3
-        elif runtime_kind not in RUNTIME_KINDS:  # OQ-24
+        elif runtime_kind not in RUNTIME_KINDS and schema:  # OQ-24
             obj.fail("spec.runtime.kind", _unsupported(runtime_kind, RUNTIME_KINDS), runtime, "kind")
+        elif runtime_kind not in RUNTIME_KINDS:  # code-v0.1.5: any string loads, and X2 ignores the kind
+            runtime_kind = None
 
     engine = obj.get(spec, "spec", "engine", "object")
     decoder = obj.get(spec, "spec", "decoder", "object")
-    deployment_mode = obj.get(spec, "spec", "deploymentMode", "string")
+    profile = obj.reader.profile
+    deployment_mode = None
+    if profile.mode_filter != "full" and "deploymentMode" in spec:
+        # D3 (v1.2.2), I4 (code-v0.1.5): the field does not exist before v1.3
+        obj.warn("spec", f'unknown field "deploymentMode" (no such field in OME {profile.name}); ignored', spec, "deploymentMode")
+    else:
+        deployment_mode = obj.get(spec, "spec", "deploymentMode", "string")
     if deployment_mode is not None and deployment_mode not in DEPLOYMENT_MODES:
         obj.fail("spec.deploymentMode", _unsupported(deployment_mode, DEPLOYMENT_MODES), spec, "deploymentMode")
     # The webhook's own messages name their fields already.
     if decoder is not None and engine is None:
         obj.fail_object("decoder cannot be specified without engine", spec, "decoder")
-    if model is None and runtime is None:
+    if model is None and profile.model_rule == "required":  # M6 on v1.2.2
+        obj.fail("spec.model", "Required value", spec)
+    if model is None and runtime is None and profile.model_rule == "model-or-runtime":
         obj.fail_object("at least one of spec.model or spec.runtime must be set", spec)
 
     return InferenceService(
@@ -587,6 +662,8 @@ def _inference_service(obj: _Object, metadata: dict, spec: dict) -> InferenceSer
         engine_runner_image=obj.dig(spec, "spec", ("engine", "runner", "image")),
         engine_leader_image=obj.dig(spec, "spec", ("engine", "leader", "runner", "image")),
         engine_worker_image=obj.dig(spec, "spec", ("engine", "worker", "runner", "image")),
+        virtual=profile.virtual_deployment_skip
+        and obj.dig(metadata, "metadata", ("annotations", DEPLOYMENT_MODE_ANNOTATION)) == "VirtualDeployment",
     )
 
 

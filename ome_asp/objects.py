@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .profiles import V1_3, Profile
+
 SERVING_RUNTIME = "ServingRuntime"
 CLUSTER_SERVING_RUNTIME = "ClusterServingRuntime"
 BASE_MODEL = "BaseModel"
@@ -79,6 +81,10 @@ class FormatRef:
     # an entry's operator defaults to "Equal" and its weight to 1.
     operator: str | None = None
     weight: int | None = None
+    # Whether `operator` was written (not I3's default): W5 of code-v0.1.5
+    # compares Go structs, where a set pointer never compares equal. Not part
+    # of the value: every other rule reads an absent operator as Equal.
+    operator_written: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -86,13 +92,15 @@ class Entry:
     """One element of `spec.supportedModelFormats` (its list index is its position)."""
 
     name: str | None  # top-level `name`, read by W4 only
-    model_format: FormatRef
-    model_framework: FormatRef
+    # None only under a profile without schema validation (code-v0.1.5, I4)
+    model_format: FormatRef | None
+    model_framework: FormatRef | None
     architecture: str | None = None
     quantization: str | None = None
     pipeline: Pipeline | None = None
     auto_select: bool | None = None  # three-valued (I5)
     priority: int | None = None  # absent stays absent (I3)
+    version: str | None = None  # top-level `version`, read by code-v0.1.5's W5 only
 
 
 @dataclass(frozen=True)
@@ -101,6 +109,16 @@ class SizeRange:
 
     min: str | None = None
     max: str | None = None
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """What code-v0.1.5's runtime configuration check reads (profiles.md 3.5)."""
+
+    workers_size: int | None = None  # spec.workers.size
+    engine_config: bool = False  # spec.engineConfig is set
+    decoder_config: bool = False  # spec.decoderConfig is set
+    mode: str | None = None  # the first DEPLOYMENT_MODE env value of spec.containers
 
 
 @dataclass(frozen=True)
@@ -117,6 +135,11 @@ class Runtime:
     # Raw values of engineConfig/decoderConfig annotations["ome.io/deploymentMode"].
     engine_mode: str | None = None
     decoder_mode: str | None = None
+    # metadata.creationTimestamp as written: the fetch order of code-v0.1.5's sort (profiles.md 3.3)
+    created: str | None = None
+    # spec.protocolVersions, read by code-v0.1.5's W5 only
+    protocol_versions: tuple[str, ...] | None = None
+    configuration: Configuration | None = None  # code-v0.1.5 only
 
 
 @dataclass(frozen=True)
@@ -156,6 +179,8 @@ class InferenceService:
     engine_runner_image: str | None = None
     engine_leader_image: str | None = None
     engine_worker_image: str | None = None
+    # metadata.annotations["ome.io/deploymentMode"] is VirtualDeployment: code-v0.1.5 skips selection (Q1)
+    virtual: bool = False
 
 
 @dataclass(frozen=True)
@@ -174,3 +199,4 @@ class Cluster:
     inference_services: list[InferenceService] = field(default_factory=list)
     accelerator_classes: list[AcceleratorClass] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    profile: Profile = V1_3  # the profile the input was read under (profiles.md)

@@ -37,21 +37,30 @@ class Profile:
     explain_available: bool  # E1-E18: kubectl ome runtime explain exists in this version
     webhook_quirks: bool  # W4: Go's first-runtime skip and absent-priority shadowing
     cross_runtime_check: bool  # W5
+    # Not in profiles.md's switch table, but overrides by rule id of section 2/3:
+    model_rule: str  # M6/I4: "model-or-runtime" (v1.3), "required" (v1.2.2), "none" (no schema check)
+    virtual_deployment_skip: bool  # Q1: metadata annotation VirtualDeployment skips selection
 
     def facts(self) -> list[tuple[str, str]]:
-        """The switches the encoding reads, as (name, value) constants."""
+        """The switches the encoding reads, as (name, value) constants
+        (encoding/input.lp). The others act before the encoding (I3, I4, Z1:
+        the loader and the fact builder) or after it (O3/O4's Go sort, E1's
+        note: the commands). A missing switch fact means the v1.3 value, so
+        every encoding file also runs on facts without any."""
         def name(value) -> str:
             return str(value).lower().replace("-", "_")
 
         return [
-            ("absent_weight", "zero" if self.absent_weight == 0 else "one"),
             ("schema_validation", name(self.schema_validation)),
             ("score_versions", "lenient" if self.lenient_score_versions else "strict"),
             ("mode_filter", name(self.mode_filter)),
+            ("size_syntax", name(self.size_syntax)),
             ("one_bounded_range", name(self.one_bounded_range)),
             ("explicit_lookup", name(self.explicit_lookup)),
             ("explicit_incompatible", name(self.explicit_incompatible)),
             ("failure_surface", name(self.failure_surface)),
+            ("excluded_list", name(self.excluded_list)),
+            ("isvc_without_model", "fails" if self.model_rule == "none" else "runtime_only"),
             ("webhook_quirks", name(self.webhook_quirks)),
             ("cross_runtime_check", name(self.cross_runtime_check)),
         ]
@@ -61,19 +70,19 @@ V1_3 = Profile(
     name="v1.3", absent_weight=1, schema_validation=True, lenient_score_versions=False, mode_filter="full",
     size_syntax="decimal", one_bounded_range="supported", go_sort=False, explicit_lookup="by-kind",
     explicit_incompatible="advisory", failure_surface="condition", excluded_list="sorted", explain_available=True,
-    webhook_quirks=False, cross_runtime_check=False,
+    webhook_quirks=False, cross_runtime_check=False, model_rule="model-or-runtime", virtual_deployment_skip=False,
 )
 V1_2_2 = Profile(
     name="v1.2.2", absent_weight=1, schema_validation=True, lenient_score_versions=False, mode_filter="annotations",
     size_syntax="decimal", one_bounded_range="unsupported-input", go_sort=False, explicit_lookup="namespace-first",
     explicit_incompatible="error", failure_surface="event", excluded_list="sorted", explain_available=False,
-    webhook_quirks=False, cross_runtime_check=False,
+    webhook_quirks=False, cross_runtime_check=False, model_rule="required", virtual_deployment_skip=False,
 )
 CODE_V0_1_5 = Profile(
     name="code-v0.1.5", absent_weight=0, schema_validation=False, lenient_score_versions=True, mode_filter="off",
     size_syntax="go", one_bounded_range="panic", go_sort=True, explicit_lookup="namespace-first",
     explicit_incompatible="error", failure_surface="event", excluded_list="set", explain_available=False,
-    webhook_quirks=True, cross_runtime_check=True,
+    webhook_quirks=True, cross_runtime_check=True, model_rule="none", virtual_deployment_skip=True,
 )
 PROFILES = {p.name: p for p in (V1_3, V1_2_2, CODE_V0_1_5)}
 

@@ -206,6 +206,12 @@ def _model_lacks_framework(runtime_framework: str) -> str:
     return f"model has no framework but runtime requires {runtime_framework}"
 
 
+@_renders("runtime_lacks_framework")
+def _runtime_lacks_framework(model_framework: str) -> str:
+    """code-v0.1.5 only (an entry without modelFramework, Q14); ome-asp's words (D-33)."""
+    return f"model has framework {model_framework} but runtime has no framework"
+
+
 @_renders("unknown_mismatch")
 def _unknown() -> str:
     return "unknown mismatch"
@@ -234,6 +240,11 @@ def _format_name_missing() -> str:
     return "invalid model specification: modelFormat.name: model format name is required"
 
 
+@_renders("virtual_deployment")
+def _virtual_deployment(name: str) -> str:
+    return f'InferenceService "{name}" is a VirtualDeployment: OME v0.1.5 selects no runtime for it'
+
+
 @_renders("explicit_runtime")
 def _explicit_runtime(name: str) -> str:
     return "Note: spec.runtime is explicit; automatic selection below is hypothetical."
@@ -249,6 +260,18 @@ def admission_text(reason: clingo.Symbol, runtime, unknown_classes: list[str]) -
     if reason.name == "different_priorities":
         group = reason.arguments[0].string
         return f"different priorities assigned for the model format {group if group.isprintable() else quote(group)} under the {runtime.kind.lower()} {shown(runtime.name)}"
+    if reason.match("invalid_configuration", 1):  # code-v0.1.5 (profiles.md 3.5)
+        if reason.arguments[0].name == "raw_deployment":
+            return "invalid configuration: for RawDeployment, leader and worker must not be defined"
+        return ("invalid configuration: for MultiNode deployment, both leader and worker must be defined "
+                "and worker.size must be greater than 0")
+    if reason.match("same_priority", 2):  # W5, code-v0.1.5 (profiles.md 3.4)
+        other, name = shown(reason.arguments[0].arguments[-1].string), reason.arguments[1].string
+        name = name if name.isprintable() else quote(name)
+        if runtime.namespaced:
+            return (f"same priority assigned for the model format {name} in the servingruntimes {other} "
+                    f"and {shown(runtime.name)} in namespace {shown(runtime.namespace)}")
+        return f"same priority assigned for the model format {name} in the clusterservingruntimes {other} and {shown(runtime.name)}"
     raise InternalError(f"no message for admission reason {reason}")
 
 
@@ -341,6 +364,16 @@ def _runtime_not_found(render, kind: clingo.Symbol, name: str, namespace: str) -
 def _named_disabled(render, runtime: clingo.Symbol) -> str:
     scope = "namespace-scoped" if runtime.name == "sr" else "cluster-scoped"
     return f"{scope} runtime {_runtime_name(runtime)} is disabled"
+
+
+@_outcome("model_reference_required")
+def _model_reference_required(render) -> str:
+    return "model reference is required"
+
+
+@_outcome("model_reference_required_at_admission")
+def _model_reference_required_at_admission(render) -> str:
+    return "model reference is required when runtime is not specified and engine does not have complete runner configuration"
 
 
 @_outcome("no_supporting_runtime")

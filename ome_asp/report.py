@@ -17,10 +17,10 @@ import yaml
 from . import reasons
 from .engine import QueryAnswer, Verdict
 from .facts import Query, RuntimeRef
+from .profiles import DEFAULT as DEFAULT_PROFILE
 from .table import render_table
 
 API_VERSION = "ome-asp/v1alpha1"
-PROFILE = "v1.3"
 
 
 def scope(r: RuntimeRef) -> str:
@@ -98,7 +98,17 @@ def query_json(query: Query, answer: QueryAnswer) -> dict:
     return {"namespace": query.namespace, "isvc": query.isvc, "model": answer.model.arguments[-1].string}
 
 
-def explain_json(query: Query, answer: QueryAnswer) -> dict:
+def outcome_json(query: dict, ended: tuple[str, str], profile: str) -> dict:
+    """The report of an outcome without a table, for every command (profiles.md
+    section 0): a RuntimeExplainReport with `outcome`, `detail` and no rows."""
+    name, detail = ended
+    return {
+        "apiVersion": API_VERSION, "kind": "RuntimeExplainReport", "profile": profile,
+        "query": query, "outcome": name, "detail": detail, "rows": [],
+    }
+
+
+def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFILE) -> dict:
     """The RuntimeExplainReport (field names fixed by the core issue); a query
     that explain cannot answer (E4, in a batch) adds `error`, with no rows."""
     all_rows = rows(answer)
@@ -107,7 +117,7 @@ def explain_json(query: Query, answer: QueryAnswer) -> dict:
     return {
         "apiVersion": API_VERSION,
         "kind": "RuntimeExplainReport",
-        "profile": PROFILE,
+        "profile": profile,
         "query": query_json(query, answer),
         "selected": None
         if selected is None
@@ -182,16 +192,17 @@ def _entry_ref(index: int, name: str | None) -> str:
     return f"entry {index}" if name is None else f"entry {index} ({name})"
 
 
-_READ_AS = {"ten": 10, "five": 5}
+_READ_AS = {"ten": "10 (weight 0)", "five": "5 (weight 0)", "none": "0 (no such side)"}
 
 
 def _score_basis(v: Verdict, names: list, weights: dict) -> str:
-    """S1-S3 as the entries that score say it: (wf' + ww') x P."""
+    """S1-S3 as the entries that score say it: (wf' + ww') x P; `none` is a
+    side the entry lacks (code-v0.1.5)."""
     parts = []
     for index, w, format_reading, framework_reading in v.scoring:
         wf, ww, priority = weights[w]
-        shown_f = f"{_READ_AS[format_reading]} (weight 0)" if format_reading in _READ_AS else str(wf)
-        shown_w = f"{_READ_AS[framework_reading]} (weight 0)" if framework_reading in _READ_AS else str(ww)
+        shown_f = _READ_AS.get(format_reading, str(wf))
+        shown_w = _READ_AS.get(framework_reading, str(ww))
         parts.append(f"({shown_f} + {shown_w}) × {priority} from {_entry_ref(index, names[index])}")
     return "; ".join(parts)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from . import engine, reasons, report
+from . import engine, gosort, profiles, reasons, report
 from .errors import UsageError
 from .facts import Query, build_facts
 
@@ -54,7 +54,7 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
-    from .cli import _warn_denied, load_cluster  # cli imports this module
+    from .cli import EXIT_OUTCOME, _warn_denied, load_cluster, print_outcome  # cli imports this module
 
     if sum((args.model is not None, args.isvc is not None, args.all)) != 1:
         raise UsageError("exactly one of --model, --isvc or --all is required")
@@ -67,34 +67,53 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
     result = engine.solve(facts, len(queries), outcome=True)
     _warn_denied(result, stderr)
+    selections = [Selection(q, result.queries[n], cluster.profile.name) for n, q in enumerate(queries, 1)]
     if not args.all:
-        outcome = result.queries[1].outcome
-        if outcome.error is not None:
-            raise UsageError(reasons.outcome_text(outcome.error))
-        selection = Selection(queries[0], result.queries[1])
+        selection = selections[0]
+        if selection.error is not None:
+            raise UsageError(selection.error)
+        if selection.ended is not None:  # profiles.md section 0: the same report for every command
+            return print_outcome(args.output, selection.document(), stdout, stderr)
         if args.output != "text":
             report.dump(selection.document(), args.output, stdout)
         else:
             stdout.write(selection.text_output(stderr))
-        return EXIT_SELECTED if outcome.used is not None else EXIT_NONE
+        return EXIT_SELECTED if selection.outcome.used is not None else EXIT_NONE
 
-    selections = [Selection(q, result.queries[n]) for n, q in enumerate(queries, 1)]
     if args.output != "text":
         items = [s.document() for s in selections]
         report.dump({"apiVersion": report.API_VERSION, "kind": "List", "items": items}, args.output, stdout)
     else:
         stdout.write("\n".join(f"# select --isvc {s.query.isvc} -n {s.query.namespace}\n{s.text_output(stderr)}" for s in selections))
-    return EXIT_SELECTED if all(s.outcome.used is not None for s in selections) else EXIT_NONE
+    # as explain --all-models: a missing runtime or an error first, then an outcome
+    if any(s.ended is None and s.outcome.used is None for s in selections):
+        return EXIT_NONE
+    return EXIT_OUTCOME if any(s.ended is not None for s in selections) else EXIT_SELECTED
+
+
+def ended_by(answer: engine.QueryAnswer) -> tuple[str, str] | None:
+    """The outcome without a table that ends this selection: Z3's where
+    selection reaches it (select_outcome/3), or an auto-selection whose Go
+    order is unspecified (code-v0.1.5), unless selection stops before it
+    ranks (M2, M3) or does not rank (a named runtime, X7)."""
+    outcome = answer.outcome
+    if outcome.ended is not None:
+        return engine.outcome_detail(*outcome.ended)
+    ranks = not outcome.explicit and outcome.failure is None
+    if answer.ended is not None and answer.ended[0] == gosort.ORDER_UNSPECIFIED and ranks:
+        return answer.ended
+    return None
 
 
 class Selection:
     """One answer of select, rendered: every text of the outcome."""
 
-    def __init__(self, query: Query, answer: engine.QueryAnswer) -> None:
-        self.query, self.answer, self.outcome = query, answer, answer.outcome
+    def __init__(self, query: Query, answer: engine.QueryAnswer, profile: str = profiles.DEFAULT) -> None:
+        self.query, self.answer, self.outcome, self.profile = query, answer, answer.outcome, profile
         outcome = self.outcome
         # an InferenceService that select cannot answer for (a usage error alone; --all reports it)
         self.error = None if outcome.error is None else reasons.outcome_text(outcome.error)
+        self.ended = None if outcome.error is not None else ended_by(answer)
         self.message = None if outcome.failure is None else self.text(outcome.failure)
         self.warnings = [self.text(w) for w in outcome.warnings]
         self.denial = None if outcome.admission_denial is None else self.text(outcome.admission_denial)
@@ -109,6 +128,8 @@ class Selection:
         """stdout of the text output; the warnings go to stderr as kubectl prints them."""
         if self.error is not None:
             return f"error: {self.error}\n"
+        if self.ended is not None:
+            return "error: outcome {}: {}\n".format(*self.ended)
         for warning in self.warnings:
             print(f"Warning: {warning}", file=stderr)
         if self.outcome.used is not None:
@@ -120,8 +141,10 @@ class Selection:
         """The RuntimeSelection report (README, "select"); with --all, an InferenceService
         select cannot answer for has `error` instead of the outcome."""
         if self.error is not None:
-            return {"apiVersion": report.API_VERSION, "kind": "RuntimeSelection", "profile": report.PROFILE,
+            return {"apiVersion": report.API_VERSION, "kind": "RuntimeSelection", "profile": self.profile,
                     "query": self.query_json(), "error": self.error}
+        if self.ended is not None:
+            return report.outcome_json(self.query_json(), self.ended, self.profile)
         outcome = self.outcome
         condition = None
         if outcome.condition is not None:
@@ -135,7 +158,7 @@ class Selection:
         return {
             "apiVersion": report.API_VERSION,
             "kind": "RuntimeSelection",
-            "profile": report.PROFILE,
+            "profile": self.profile,
             "query": self.query_json(),
             "explicit": outcome.explicit,
             "selected": None if outcome.used is None else report.runtime_json(outcome.used),

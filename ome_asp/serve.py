@@ -6,6 +6,7 @@ Each input line is one request, each output line its answer, in order
     {"id": 7, "namespace": "llama-demo", "model": "llama-3-2-3b-instruct"}
     {"id": 8, "namespace": "llama-demo", "isvc": "llama-chat"}
     {"id": 9, "namespace": "ns", "model": "m", "manifests": [{...}, ...]}
+    {"id": 10, "profile": "code-v0.1.5", "namespace": "ns", "model": "m"}
     -> {"id": 7, "report": {...RuntimeExplainReport...}}
     -> {"id": 9, "error": "clusterbasemodels.ome.io \"m\" not found"}
 
@@ -14,7 +15,10 @@ first request in a namespace evaluates every model and InferenceService of
 that namespace in one grounding (batch keys, as `explain --all-models`), so
 later requests there are answered from memory; no clingo state outlives a
 batch, and at most `CACHED_NAMESPACES` namespaces are kept. A request with
-`manifests` is a case of its own, solved as one query.
+`manifests` is a case of its own, solved as one query. A request's `profile`
+(default: serve's --profile) chooses the OME version; the cluster is read
+under each profile asked for, each with its own cache. An outcome without a
+table (profiles.md section 0) is a report with `outcome`, `detail` and no rows.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import json
 from collections import OrderedDict
 from typing import TextIO
 
-from . import engine, reasons, report
+from . import engine, profiles, reasons, report
 from .errors import OmeAspError
 from .facts import Query, build_facts
 from .loader import load
@@ -73,23 +77,35 @@ def solve_one(cluster: Cluster, query: Query) -> engine.QueryAnswer:
     return engine.solve(build_facts(cluster, [query]), 1).queries[1]
 
 
-def respond(request: dict, oracle: Oracle | None) -> dict:
-    """The answer to one request (a dict), never raising for the user's mistakes."""
+def respond(request: dict, oracle, default: profiles.Profile = profiles.V1_3) -> dict:
+    """The answer to one request (a dict), never raising for the user's mistakes.
+    `oracle(profile)` is the Oracle of the loaded cluster under a profile, or None."""
     response = {"id": request.get("id")}
     try:
         query = _query(request)
+        profile = _profile(request, default)
         if "manifests" in request:
-            answer = solve_one(_case_cluster(request["manifests"]), query)
+            answer = solve_one(_case_cluster(request["manifests"], profile), query)
         elif oracle is None:
             raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
         else:
-            answer = oracle.answer(query)
+            answer = oracle(profile).answer(query)
         if answer.error is not None:
             raise OmeAspError(reasons.text(answer.error))
-        response["report"] = report.explain_json(query, answer)
+        if answer.ended is not None:
+            response["report"] = report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)
+        else:
+            response["report"] = report.explain_json(query, answer, profile.name)
     except OmeAspError as error:
         response["error"] = str(error)
     return response
+
+
+def _profile(request: dict, default: profiles.Profile) -> profiles.Profile:
+    name = request.get("profile", default.name)
+    if name not in profiles.PROFILES:
+        raise OmeAspError(f'"profile" must be one of {", ".join(profiles.PROFILES)}')
+    return profiles.PROFILES[name]
 
 
 def _query(request: dict) -> Query:
@@ -102,16 +118,24 @@ def _query(request: dict) -> Query:
     return Query(namespace, model=model, isvc=isvc)
 
 
-def _case_cluster(manifests) -> Cluster:
+def _case_cluster(manifests, profile: profiles.Profile) -> Cluster:
     if not isinstance(manifests, list):
         raise OmeAspError('"manifests" must be a list of objects')
     stream = report.to_yaml_all(manifests).encode()
-    return load(["-"], stdin=io.BytesIO(stream))
+    return load(["-"], stdin=io.BytesIO(stream), profile=profile)
 
 
-def serve(cluster: Cluster | None, stdin: TextIO, stdout: TextIO) -> int:
-    """Answer every line of `stdin` on `stdout` until end of input."""
-    oracle = None if cluster is None else Oracle(cluster)
+def serve(loaded, stdin: TextIO, stdout: TextIO, default: profiles.Profile = profiles.V1_3) -> int:
+    """Answer every line of `stdin` on `stdout` until end of input. `loaded(profile)`
+    reads the cluster of -f under a profile (None without -f)."""
+    oracles: dict[str, Oracle] = {}
+
+    def oracle_for(profile: profiles.Profile) -> Oracle:
+        if profile.name not in oracles:
+            oracles[profile.name] = Oracle(loaded(profile))
+        return oracles[profile.name]
+
+    oracle = None if loaded is None else oracle_for
     for number, line in enumerate(stdin, 1):
         if not line.strip():
             continue
@@ -122,7 +146,7 @@ def serve(cluster: Cluster | None, stdin: TextIO, stdout: TextIO) -> int:
         except ValueError as error:
             response = {"id": None, "error": f"line {number}: not a JSON request: {error}"}
         else:
-            response = respond(request, oracle)
+            response = respond(request, oracle, default)
         stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
         stdout.flush()
     return 0

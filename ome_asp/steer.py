@@ -120,6 +120,8 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
     before = engine.solve(build_facts(cluster, [query]), 1).queries[1]
     if before.error is not None:
         raise OmeAspError(reasons.text(before.error))
+    if before.ended is not None:  # profiles.md section 0: there is no order to steer
+        raise OmeAspError("outcome {}: {}".format(*before.ended))
     if want not in before.verdicts:
         raise OmeAspError(f"{want} is not a candidate: the admission webhook would deny it (see the warning above)")
     # O1: qualifying ServingRuntimes come before a ClusterServingRuntime whatever
@@ -399,6 +401,9 @@ def run(args, stdin, stdout, stderr) -> int:
     if (args.model is None) == (args.isvc is None):
         raise UsageError("exactly one of --model or --isvc is required")
     cluster = load_cluster(args, stdin, stderr)
+    if cluster.profile.go_sort:
+        raise UsageError(f"steer cannot search under profile {cluster.profile.name}: its order is Go's sort "
+                         "(profiles.md 3.3), not the #minimize order steer's edits are measured against")
     query = Query(args.namespace, model=args.model, isvc=args.isvc)
     result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want))
     if args.output == "text":

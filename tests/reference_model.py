@@ -1,4 +1,5 @@
-"""Reference model of OME runtime selection and ``ome-asp explain -o json`` (spec profile v1.3).
+"""Reference model of OME runtime selection and ``ome-asp explain -o json`` (spec profile v1.3,
+and profile v1.2.2 of profiles.md section 2, whose explain differences are three: D1, D3, Z3).
 
 This is the independent test oracle: a second, plain-Python reading of
 ``shared/reference/spec.md`` (and the decisions in ``open-questions.md``),
@@ -446,29 +447,34 @@ def accelerator_reason(isvc: dict, runtime: dict) -> str | None:
 
 
 VALID_MODES = ("RawDeployment", "OMENative", "MultiNode", "VirtualDeployment")
+V1_2_2 = "v1.2.2"
 
 
-def _mode(value) -> str | None:
-    """D1: only the four exact values count; anything else is "no mode"."""
+def _mode(value, profile: str = PROFILE) -> str | None:
+    """D1: only the four exact values count; anything else is "no mode".
+    v1.2.2: OMENative is not a mode yet."""
+    if profile == V1_2_2 and value == "OMENative":
+        return None
     return value if value in VALID_MODES else None
 
 
-def requested_modes(isvc: dict) -> dict[str, str | None]:
-    """D3: a valid component annotation, else spec.deploymentMode (decoder: only if present)."""
+def requested_modes(isvc: dict, profile: str = PROFILE) -> dict[str, str | None]:
+    """D3: a valid component annotation, else spec.deploymentMode (decoder: only if present).
+    v1.2.2: spec.deploymentMode does not exist."""
     spec = isvc["spec"]
-    typed = spec.get("deploymentMode")
-    engine = _mode(_get(spec, "engine", "annotations", MODE_KEY)) or typed
+    typed = None if profile == V1_2_2 else spec.get("deploymentMode")
+    engine = _mode(_get(spec, "engine", "annotations", MODE_KEY), profile) or typed
     decoder = None
     if "decoder" in spec:
-        decoder = _mode(_get(spec, "decoder", "annotations", MODE_KEY)) or typed
+        decoder = _mode(_get(spec, "decoder", "annotations", MODE_KEY), profile) or typed
     return {"engine": engine, "decoder": decoder}
 
 
-def deployment_mode_reason(isvc: dict, runtime: dict) -> str | None:
+def deployment_mode_reason(isvc: dict, runtime: dict, profile: str = PROFILE) -> str | None:
     """D2, D4, D5 (Q4): engine first, then decoder; both sides must declare to differ."""
-    requested = requested_modes(isvc)
+    requested = requested_modes(isvc, profile)
     for component, config in (("engine", "engineConfig"), ("decoder", "decoderConfig")):
-        declared = _mode(_get(runtime, "spec", config, "annotations", MODE_KEY))
+        declared = _mode(_get(runtime, "spec", config, "annotations", MODE_KEY), profile)
         wanted = requested[component]
         if declared and wanted and declared != wanted:
             return (f"runtime {component} deployment mode {declared} does not match "
@@ -485,13 +491,13 @@ NO_AUTOSELECT_REASON = (
     "automatic selection skips it (pin it explicitly via spec.runtime.name instead)")
 
 
-def check_reasons(runtime: dict, model_spec: dict, isvc: dict | None) -> list[tuple[str, str]]:
+def check_reasons(runtime: dict, model_spec: dict, isvc: dict | None, profile: str = PROFILE) -> list[tuple[str, str]]:
     """Q2-Q8, each evaluated on its own, with its E14 reason: every failing check, in order."""
     failures: dict[str, str | None] = {}
     failures["Q2"] = "runtime is disabled" if _get(runtime, "spec", "disabled") is True else None
     if isvc is not None:  # A6, D7: skipped for --model
         failures["Q3"] = accelerator_reason(isvc, runtime)
-        failures["Q4"] = deployment_mode_reason(isvc, runtime)
+        failures["Q4"] = deployment_mode_reason(isvc, runtime, profile)
     # Q5 / Q15: any compatible entry, whatever its autoSelect.
     compatible = first_compatible_entry(runtime, model_spec)
     if compatible is None:
@@ -583,11 +589,22 @@ def _error(message: str) -> dict:
     return {"error": message}
 
 
-def reference_report(documents: list[dict], namespace: str, model: str | None = None,
-                     isvc: str | None = None) -> dict:
-    """What ``ome-asp explain (--model M | --isvc I) -n NS -o json`` prints.
+def reaches_unsupported_range(runtime: dict, model_spec: dict, failures: list[tuple[str, str]]) -> bool:
+    """Z3 on v1.2.2: a runtime that passed Q2-Q5, with a range lacking a bound
+    ({} included), for a sized model."""
+    size_range = _get(runtime, "spec", "modelSizeRange")
+    return ("modelParameterSize" in model_spec and size_range is not None
+            and not {"min", "max"} <= size_range.keys()
+            and not {check for check, _ in failures} & {"Q2", "Q3", "Q4", "Q5"})
 
-    On an E4 target error: ``{"error": "<message>"}`` (the CLI prints ``error: <message>``).
+
+def reference_report(documents: list[dict], namespace: str, model: str | None = None,
+                     isvc: str | None = None, profile: str = PROFILE) -> dict:
+    """What ``ome-asp explain (--model M | --isvc I) -n NS --profile P -o json``
+    prints (P is v1.3 or v1.2.2).
+
+    On an E4 target error: ``{"error": "<message>"}`` (the CLI prints ``error: <message>``);
+    on v1.2.2's Z3 outcome ``{"error": "outcome unsupported-input: <runtime>: ..."}``.
     """
     if (model is None) == (isvc is None):
         raise ValueError("exactly one of model or isvc is required")
@@ -614,8 +631,14 @@ def reference_report(documents: list[dict], namespace: str, model: str | None = 
                       "model format name is required")
 
     # Q1-Q8 per candidate.
-    evaluated = [(rt, check_reasons(rt, model_spec, isvc_doc))
+    evaluated = [(rt, check_reasons(rt, model_spec, isvc_doc, profile))
                  for rt in cluster.candidates(namespace)]
+    if profile == V1_2_2:  # profiles.md 2, Z3: the first such runtime, ServingRuntimes first, by name
+        ended = [rt for rt, failures in evaluated if reaches_unsupported_range(rt, model_spec, failures)]
+        if ended:
+            rt = min(ended, key=_kind_name_key)
+            ref = rt["kind"] + (f" {namespace}/" if rt["kind"] == SR else " ") + rt["metadata"]["name"]
+            return _error(f"outcome unsupported-input: {ref}: modelSizeRange must set both min and max on this OME version")
     yes = [rt for rt, failures in evaluated if not failures]
     no = [(rt, failures) for rt, failures in evaluated if failures]
 
@@ -644,7 +667,7 @@ def reference_report(documents: list[dict], namespace: str, model: str | None = 
     return {
         "apiVersion": API_VERSION,
         "kind": "RuntimeExplainReport",
-        "profile": PROFILE,
+        "profile": profile,
         "query": query,
         "selected": selected,
         "rows": rows,
@@ -662,7 +685,8 @@ def protocol_answer(request: dict) -> dict:
     and distance) and the No rows (``rejected``), or the E4 error."""
     namespace = request.get("namespace", DEFAULT_NAMESPACE)
     report = reference_report(request["manifests"], namespace,
-                              model=request.get("model"), isvc=request.get("isvc"))
+                              model=request.get("model"), isvc=request.get("isvc"),
+                              profile=request.get("profile", PROFILE))
     answer = {"id": request.get("id")}
     if "error" in report:
         answer["error"] = report["error"]

@@ -28,7 +28,7 @@ from ome_asp.testing import strategies
 # --------------------------------------------------------------------------
 
 
-def run_explain(documents: list[dict], query: dict, output: str | None = "json"):
+def run_explain(documents: list[dict], query: dict, output: str | None = "json", extra: tuple = ()):
     """Run ``explain`` on ``documents`` for ``query``; returns (exit code, stdout, stderr)."""
     target = ["--isvc", query["isvc"]] if "isvc" in query else ["--model", query["model"]]
     with tempfile.TemporaryDirectory() as directory:
@@ -38,6 +38,7 @@ def run_explain(documents: list[dict], query: dict, output: str | None = "json")
         argv = ["explain", *target, "-n", query["namespace"], "-f", path]
         if output is not None:
             argv += ["-o", output]
+        argv += list(extra)
         stdout, stderr = io.StringIO(), io.StringIO()
         code = cli_main(argv, stdout=stdout, stderr=stderr)
     return code, stdout.getvalue(), stderr.getvalue()
@@ -94,6 +95,32 @@ def test_engine_matches_reference_model(cluster):
     code, stdout, stderr = run_explain(documents, query)
     if "error" in expected:
         assert code == 1, f"expected error {expected['error']!r}; exit {code}\n{stdout}{stderr}"
+        assert error_lines(stderr) == ["error: " + expected["error"]], stderr
+        return
+    assert code == 0, f"exit {code}\nstderr:\n{stderr}"
+    actual = json.loads(stdout)
+    assert actual == expected, "\n".join(differences(actual, expected))
+
+
+@settings(max_examples=100, deadline=None)
+@given(strategies.clusters())
+def test_engine_matches_reference_model_under_v1_2_2(cluster):
+    """Profile v1.2.2 (profiles.md section 2: D1, D3, Z3 change explain): the same
+    comparison; its Z3 outcome exits 3. An
+    InferenceService without spec.model is an input error there (M6), which
+    the model does not read, so such clusters are left out. With -o json an
+    outcome is the report with `outcome` and `detail`."""
+    documents, query = cluster
+    assume(all("model" in d["spec"] for d in documents if d.get("kind") == "InferenceService"))
+    expected = ref.reference_report(documents, **query, profile="v1.2.2")
+    code, stdout, stderr = run_explain(documents, query, extra=("--profile", "v1.2.2"))
+    if expected.get("error", "").startswith("outcome "):  # -o json: the report with outcome and detail
+        report = json.loads(stdout)
+        assert (code, report["rows"]) == (3, []), stderr
+        assert f"outcome {report['outcome']}: {report['detail']}" == expected["error"]
+        return
+    if "error" in expected:
+        assert code == 1, f"exit {code}\n{stdout}{stderr}"
         assert error_lines(stderr) == ["error: " + expected["error"]], stderr
         return
     assert code == 0, f"exit {code}\nstderr:\n{stderr}"

@@ -350,7 +350,7 @@ def test_o8_qualifying_runtime_not_listed():
 PIPELINE = ("compatibility.lp", "scoring.lp", "qualification.lp", "explanation.lp")
 PIPELINE_UPSTREAM = (
     "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3",
-    "lacks_requested_class/2", "mode_reason/3", "size_reason/3",
+    "lacks_requested_class/2", "mode_reason/3", "size_reason/3", "range_unsupported/3",
     "distance_basis/3",  # sizes.lp, shown here
 )
 

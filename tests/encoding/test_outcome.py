@@ -17,7 +17,7 @@ from .lp import run, term, text
 FILES = ("outcome.lp",)
 UPSTREAM = (
     "query_model_name_wanted/2", "query_isvc/2", "query_error/2", "query_model/2", "runtime/1",
-    "evaluated/2", "qualifies/2", "selected/2", "fails/4", "check_order/2",
+    "evaluated/2", "qualifies/2", "selected/2", "fails/4", "check_order/2", "query_outcome/3",
 )
 
 NS = "ns"

@@ -31,6 +31,7 @@ UPSTREAM = (
     "supports/2",
     "first_compatible_entry/3",
     "size_reason/3",
+    "range_unsupported/3",
     "runtime_score/3",
 )
 
