@@ -183,7 +183,9 @@ OUTCOMES = [
            "a ServingRuntime of the namespace, for the default kind; X2).",
            "Fix the name or `spec.runtime.kind`, or create the runtime."),
     Reason("named_runtime_disabled", "X4", 'named_runtime_disabled(sr("ns","rt"))',
-           "The runtime named in `spec.runtime.name` sets `spec.disabled: true`.",
+           "The runtime named in `spec.runtime.name` sets `spec.disabled: true`. Since v1.3 the "
+           "admission webhook rejects such an InferenceService (with a model); on v1.2.2 it is a "
+           "`RuntimeValidationError` event.",
            "Enable the runtime, or name another one."),
     Reason("model_reference_required", "M6 (code-v0.1.5)", "model_reference_required",
            "Profile code-v0.1.5: the InferenceService has no `spec.model`; the controller needs one.",
@@ -214,6 +216,6 @@ OUTCOMES = [
            "The `RuntimeSelectionError` event when selection fails after admission for a model without a "
            "format name (docs/decisions.md D-17).", "Set the model's `spec.modelFormat.name`."),
     Reason("validation_failed", "X4 (O9)", 'validation_failed(sr("ns","rt"),"m",named_runtime_disabled(sr("ns","rt")))',
-           "The `RuntimeValidationError` event when the named runtime cannot be used after admission "
-           "(docs/decisions.md D-17).", "Enable the runtime, or name another one."),
+           "The `RuntimeValidationError` event when the named runtime cannot be used after admission: "
+           "disabled on v1.2.2 and code-v0.1.5, or without a model (M6); see docs/decisions.md D-17.", "Enable the runtime, or name another one."),
 ]

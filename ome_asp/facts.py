@@ -534,6 +534,8 @@ def _add_inference_service(builder: FactBuilder, isvc) -> None:
         fact.isvc_runtime(i, isvc.runtime_name)
     if isvc.runtime_kind is not None:
         fact.isvc_runtime_kind(i, const(_RUNTIME_KINDS[isvc.runtime_kind]))
+    if isvc.runtime_auto_sync is False:
+        fact.isvc_runtime_auto_sync_off(i)
     requests = {
         "annotation": isvc.accelerator_annotation,
         "selector": isvc.selector_class,

@@ -613,9 +613,10 @@ def _inference_service(obj: _Object, metadata: dict, spec: dict) -> InferenceSer
         model_name = obj.get(model, "spec.model", "name", "string") or ""
 
     runtime = obj.get(spec, "spec", "runtime", "object")
-    runtime_name = runtime_kind = None
+    runtime_name = runtime_kind = auto_sync = None
     if runtime is not None:
         runtime_name = obj.get(runtime, "spec.runtime", "name", "string")
+        auto_sync = obj.get(runtime, "spec.runtime", "autoSync", "boolean")
         runtime_kind = obj.get(runtime, "spec.runtime", "kind", "string")
         if runtime_kind is None:
             runtime_kind = CLUSTER_SERVING_RUNTIME  # I3
@@ -650,6 +651,7 @@ def _inference_service(obj: _Object, metadata: dict, spec: dict) -> InferenceSer
         model_name=model_name,
         runtime_name=runtime_name,
         runtime_kind=runtime_kind,
+        runtime_auto_sync=auto_sync,
         accelerator_annotation=obj.dig(metadata, "metadata", ("annotations", ACCELERATOR_CLASS_ANNOTATION)),
         selector_class=obj.dig(spec, "spec", ("acceleratorSelector", "acceleratorClass")),
         engine_class=obj.dig(spec, "spec", ("engine", "acceleratorOverride", "acceleratorClass")),

@@ -165,6 +165,7 @@ class InferenceService:
     model_name: str | None = None  # spec.model.name; None when spec.model is absent
     runtime_name: str | None = None  # spec.runtime.name
     runtime_kind: str | None = None  # spec.runtime.kind after I3 (set when spec.runtime is)
+    runtime_auto_sync: bool | None = None  # spec.runtime.autoSync (X6: false records no advisory event)
     # metadata.annotations["ome.io/accelerator-class"] (present key -> value, "" counts).
     accelerator_annotation: str | None = None
     selector_class: str | None = None  # spec.acceleratorSelector.acceleratorClass

@@ -261,13 +261,15 @@ def test_X3_I9_a_denied_runtime_does_not_exist(tmp_path):
     ],
 )
 def test_X4_disabled_named_runtime(tmp_path, namespace, message):
+    """Since v1.3 the InferenceService webhook rejects it: no condition, no event."""
     kind = "ServingRuntime" if namespace else "ClusterServingRuntime"
     path = write(tmp_path, model(), runtime("rt", namespace, disabled=True), isvc(runtime={"name": "rt", "kind": kind}))
     result = select("--isvc", "svc", "-n", "ns1", "-f", path)
-    assert (result.code, result.stdout) == (1, message + "\n")
+    denial = f'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: {message}'
+    assert (result.code, result.stdout) == (1, f"{message}\n{denial}\n")
     document = select_json("--isvc", "svc", "-n", "ns1", "-f", path)
-    assert document["admission"]["allowed"] is True and document["condition"] is None
-    assert document["events"] == [{"type": "Warning", "reason": "RuntimeValidationError", "message": f"Runtime rt does not support model m: {message}"}]
+    assert document["admission"]["allowed"] is False and document["admission"]["denial"] == message
+    assert document["condition"] is None and document["events"] == []
 
 
 def test_X5_X7_named_runtime_without_auto_select_beats_the_ranking(tmp_path):

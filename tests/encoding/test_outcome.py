@@ -62,7 +62,7 @@ class Case:
             self.fact.query_error(1, term('model_not_found("m")'))
         return self
 
-    def isvc(self, model=True, runtime=None, kind="cluster_serving_runtime", engine=False, images=()):
+    def isvc(self, model=True, runtime=None, kind="cluster_serving_runtime", engine=False, images=(), auto_sync=True):
         """An ISVC `svc` asked with --isvc; `runtime` is spec.runtime.name;
         `images` are (runner, image) pairs of spec.engine."""
         self.fact.isvc(I)
@@ -72,6 +72,8 @@ class Case:
         if runtime is not None:
             self.fact.isvc_runtime(I, runtime)
             self.fact.isvc_runtime_kind(I, const(kind))
+        if not auto_sync:
+            self.fact.isvc_runtime_auto_sync_off(I)
         if engine:
             self.fact.isvc_component(I, const("engine"))
         for runner, image in images:
@@ -194,13 +196,12 @@ def test_X1_empty_runtime_name_is_auto_selection():
     assert shown(a, "runtime_used") == {("1", R_CSR)}
 
 
-def test_X4_disabled_named_runtime_fails_validation():
+def test_X4_disabled_named_runtime_is_denied_at_admission():
+    """Since v1.3 the webhook rejects a named disabled runtime (profiles.md, v1.2.2 X4)."""
     a = Case().runtime(CSR, disabled=True).model().isvc(runtime="rt").answer()
     assert shown(a, "select_failure") == {("1", f"named_runtime_disabled({R_CSR})")}
-    assert shown(a, "admission_denied") == set()
-    assert shown(a, "warning_event") == {
-        ("1", "runtime_validation_error", f'validation_failed({R_CSR},"m",named_runtime_disabled({R_CSR}))')
-    }
+    assert shown(a, "admission_denied") == {("1", f"named_runtime_disabled({R_CSR})")}
+    assert shown(a, "warning_event") == set()
 
 
 def test_X4_M6_disabled_named_runtime_without_model():
@@ -279,6 +280,17 @@ def test_X6_accelerator_or_mode_failure_names_an_empty_model():
     }
     # no spec.engine: the webhook says nothing, the event and select's warning remain
     assert shown(a, "admission_warning") == set()
+
+
+def test_X6_no_advisory_event_when_auto_sync_is_false():
+    """X6: "not recorded when spec.runtime.autoSync is false"; the warnings stay."""
+    a = Case().runtime(CSR).model().isvc(runtime="rt", engine=True, auto_sync=False).fails(
+        CSR, "q3", "accelerator_class_unsupported"
+    ).answer()
+    detail = f'does_not_support({R_CSR},"",accelerator_class_unsupported)'
+    assert shown(a, "warning_event") == set()
+    assert shown(a, "admission_warning") == {("1", f'compatibility_warning({R_CSR},"m",{detail})')}
+    assert shown(a, "runtime_used") == {("1", R_CSR)}
 
 
 def test_X6_webhook_warns_for_an_isvc_with_an_engine():
