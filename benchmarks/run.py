@@ -101,7 +101,7 @@ class Suite:
                     queries = [Query(NAMESPACE, model=m.name) for m in cluster.models]
                     facts = build_facts(cluster, queries)
                     built = time.perf_counter()
-                    answer = engine.solve(facts, len(queries), explain=explain)
+                    answer = engine.solve(facts, len(queries), explain=explain, sizes=True)
                     phases.append({"load": loaded - start, "facts": built - loaded, "ground": answer.stats["ground_s"],
                                    "solve": answer.stats["solve_s"], "decode": answer.stats["decode_s"],
                                    "total": time.perf_counter() - start})

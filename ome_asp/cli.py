@@ -198,7 +198,7 @@ def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(_facts_header(args) + facts.program)
         return EXIT_OK
 
-    result = engine.solve(facts, len(queries))
+    result = engine.solve(facts, len(queries), sizes=args.stats)
     phases.update(result.stats)
     _warn_denied(result, stderr)
     with phases("output"):
