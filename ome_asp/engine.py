@@ -255,10 +255,38 @@ _COST = re.compile(r"\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)")
 _CHECK_AND_TERM = re.compile(r"(q\d),(.*)")
 _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 
+# Every predicate the programs show (encoding/*.lp but steer.lp, which has its
+# own reader); tests/test_engine.py checks the list against the #show lines.
+SHOWN = (
+    "query_error", "query_note", "query_model", "sized_query", "criterion", "rank_key", "denied",
+    "unknown_accelerator_class", "query_label", "explain_priority", "explain_weight", "first_failure",
+    "later_failure", "mismatch_detail", "excluded_in_message", "scoring_entry", "distance_basis", "selected",
+    "select_error", "spec_model", "explicit", "runtime_used", "select_failure", "advisory", "select_warning",
+    "admission_path", "admission_denied", "admission_warning", "runtime_ready", "warning_event",
+)
+# Where one shown atom ends and the next begins in clingo's printing of a
+# tuple of them: a comma before a shown predicate's name. A string or a
+# nested term can hold such a comma too, but then the split yields more
+# pieces than there are atoms (every true boundary is found), and `_texts`
+# prints the atoms one by one instead.
+_NEXT_ATOM = re.compile(rf",(?=(?:{'|'.join(SHOWN)})\()")
+
+
+def _texts(symbols: list[clingo.Symbol]) -> list[str]:
+    """`[str(s) for s in symbols]` for atoms of SHOWN predicates, computed as
+    one call into clingo: printing a tuple of all the atoms and splitting it
+    costs about a third of printing each (a call through cffi per atom)."""
+    if len(symbols) > 1:  # a tuple of n >= 2 prints as (a1,...,an)
+        pieces = _NEXT_ATOM.split(str(clingo.Function("", symbols))[1:-1])
+        if len(pieces) == len(symbols):
+            return pieces
+    return [str(s) for s in symbols]
+
 
 def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer:
     """The answer set as Python values (facts maps the ranks and identifiers
     of the answer back to numbers and runtimes)."""
+    symbols = list(symbols)  # a Model's sequence makes a new Symbol at every step; _texts steps twice
     queries = {q: QueryAnswer() for q in range(1, n_queries + 1)}
     criteria: dict[int, str] = {}
     denied: dict[RuntimeRef, clingo.Symbol] = {}
@@ -278,8 +306,7 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer
             verdicts[r] = Verdict(r)
         return verdicts[r]
 
-    for s in symbols:
-        text = str(s)
+    for s, text in zip(symbols, _texts(symbols)):
         pair = _PAIR_ATOM.fullmatch(text)
         if pair is not None:
             name, q, r, rest = pair.groups()
@@ -335,18 +362,25 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer
             raise InternalError(f"unexpected shown atom {text}")
 
     numbers = facts.numbers
+    ordered: dict[tuple[str, str], list[clingo.Symbol]] = {}  # (model, signature) -> E15 pieces in order
+
+    def in_order(key: tuple[str, str]) -> list[clingo.Symbol]:
+        if key not in ordered:
+            ordered[key] = [piece for _, piece in sorted(pieces[key])]
+        return ordered[key]
+
     for q, answer in queries.items():
         answer.outcome.warnings.sort(key=str)  # any order: sort for reproducible output
         answer.outcome.admission_warnings.sort(key=str)
         answer.outcome.events.sort(key=str)
+        model = str(answer.model)
         for v in answer.verdicts.values():
             v.scoring.sort()
-            v.failures = dict(sorted(v.failures.items(), key=lambda item: int(item[0][1:])))
-            if "q5" in v.failures:  # E15: each entry's pieces, in list order
-                model = str(answer.model)
+            if len(v.failures) > 1:
+                v.failures = dict(sorted(v.failures.items(), key=lambda item: int(item[0][1:])))
+            if "q5" in v.failures:  # E15: each entry's pieces, in list order (lists shared: read only)
                 v.format_details = {
-                    i: [piece for _, piece in sorted(pieces[(model, signature)])]
-                    for i, signature in enumerate(facts.signatures[v.runtime])
+                    i: in_order((model, signature)) for i, signature in enumerate(facts.signatures[v.runtime])
                 }
         qualifying = [v for v in answer.verdicts.values() if v.qualifies]
         for v in qualifying:  # rank_key = (scope, -score rank, distance rank, name rank)

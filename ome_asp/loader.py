@@ -16,7 +16,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import IO, Any, NoReturn
 
 from ome_asp.documents import NO_KEY, Document, decode, documents, quote, shown
@@ -120,6 +120,21 @@ def load(
     return reader.cluster()
 
 
+def load_documents(contents: list[Any], label: str = STDIN_LABEL) -> Cluster | None:
+    """The cluster of documents that are parsed already (a serve request's
+    manifests), read as `load` reads a YAML stream of them; None when reading
+    them gives any message, an error or a warning: a message names lines,
+    which only a YAML text of the documents has."""
+    reader = _Reader(strict=False)
+    try:
+        reader.read_documents(label, (Document(n, None, content) for n, content in enumerate(contents, 1)))
+    except InputError:
+        return None
+    if reader.objects == 0 or reader.warnings:
+        return None
+    return reader.cluster()
+
+
 # --- input files -------------------------------------------------------------
 
 
@@ -220,7 +235,10 @@ class _Reader:
         self.warnings.append(message)
 
     def read(self, label: str, data: bytes) -> None:
-        for document in documents(label, decode(label, data)):
+        self.read_documents(label, documents(label, decode(label, data)))
+
+    def read_documents(self, label: str, stream: Iterable[Document]) -> None:
+        for document in stream:
             content = document.content
             if content is None:  # `---` with nothing after it
                 continue
