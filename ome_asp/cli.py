@@ -198,7 +198,8 @@ def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(_facts_header(args) + facts.program)
         return EXIT_OK
 
-    result = engine.solve(facts, len(queries), sizes=args.stats)
+    details = args.verbose and args.output in ("table", "wide")  # explain_details reads them
+    result = engine.solve(facts, len(queries), details=details, sizes=args.stats)
     phases.update(result.stats)
     _warn_denied(result, stderr)
     with phases("output"):
@@ -206,7 +207,7 @@ def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
             code = _print_batch(args.output, queries, result, stdout)
         else:
             code = _print_single(args.output, queries[0], result.queries[1], stdout, stderr)
-            if args.verbose and args.output in ("table", "wide") and result.queries[1].verdicts:
+            if details and result.queries[1].verdicts:
                 stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights))
     if args.timers:
         print(phases.timers_line(), file=stderr)

@@ -106,6 +106,7 @@ CORE = (
     "deployment.lp", "sizes.lp", "scoring.lp", "qualification.lp", "ordering.lp",
 )
 EXPLANATION = ("explanation.lp",)  # every candidate with all its reasons
+DETAILS = ("details.lp",)  # explain -v: the atoms of explanation.lp that only it reads
 SELECTION = ("selection.lp",)  # the #minimize statements: one query per solve
 WINNER = ("winner.lp",)  # the same first runtime for many queries, without search
 SHOW = ("show.lp",)
@@ -114,7 +115,9 @@ ADMIT = ("input.lp", "admission.lp")  # the runtime admission webhook alone: adm
 STEER = ("steer.lp",)  # the edits that make a wanted runtime win (its own #show)
 
 
-def solve(facts: Facts, n_queries: int, explain: bool = True, outcome: bool = False, sizes: bool = False) -> Answer:
+def solve(
+    facts: Facts, n_queries: int, explain: bool = True, outcome: bool = False, details: bool = False, sizes: bool = False
+) -> Answer:
     """Solve encoding/ on `facts` and decode the answer.
 
     One query: the selection is the unique optimum of the #minimize statements
@@ -125,15 +128,17 @@ def solve(facts: Facts, n_queries: int, explain: bool = True, outcome: bool = Fa
     `explain`, only runtimes that support the model are examined: the rows of
     the others and all reasons of Q5 are left out. With `outcome`
     (explaining), outcome.lp adds what OME does with the selection
-    (`QueryAnswer.outcome`). With `sizes`, `Answer.stats` also holds the size
-    of the ground program (`atoms`, `rules`): reading clingo's statistics
-    costs about as much as solving a small query, so only --stats and the
-    benchmarks ask."""
+    (`QueryAnswer.outcome`); with `details` (explaining), details.lp adds
+    why each Yes row ranks where it does (`Verdict.scoring`,
+    `Verdict.distance_basis`, for explain -v). With `sizes`, `Answer.stats`
+    also holds the size of the ground program (`atoms`, `rules`): reading
+    clingo's statistics costs about as much as solving a small query, so
+    only --stats and the benchmarks ask."""
     start = time.perf_counter()
-    if outcome and not explain:
-        raise ValueError("outcome.lp needs the explain program")
+    if (outcome or details) and not explain:
+        raise ValueError("outcome.lp and details.lp need the explain program")
     files = CORE + (EXPLANATION if explain else ()) + (SELECTION if n_queries == 1 else WINNER) + SHOW
-    files += OUTCOME if outcome else ()
+    files += (OUTCOME if outcome else ()) + (DETAILS if details else ())
     ctl = _ground(facts.program, files)
     grounded = time.perf_counter()
     optimal = []
