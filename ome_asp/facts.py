@@ -76,7 +76,7 @@ class Facts:
 class Exact:
     """An exact number inside a fact; becomes val(K, D) once all are known."""
 
-    value: Fraction
+    value: int | Fraction  # ints stay ints (FactBuilder.exact)
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,9 @@ class FactBuilder:
         self._facts.append((f"base_{name}" if name in self._renamed else name, args))
 
     def exact(self, value: int | Fraction) -> Exact:
-        number = Fraction(value)
+        # Most exact numbers are ints. Kept as ints, they equal and hash as the
+        # same Fractions would, and cost a fraction of one to make and hash.
+        number = value if type(value) is int else Fraction(value)
         self._numbers.add(number)
         return Exact(number)
 
@@ -161,6 +163,7 @@ class _FactCalls:
         def record(*args) -> None:
             self._builder.add(name, args)
 
+        setattr(self, name, record)  # found without __getattr__ from now on
         return record
 
 
