@@ -202,7 +202,7 @@ def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     result = engine.solve(facts, len(queries), details=details, sizes=args.stats)
     phases.update(result.stats)
     _warn_denied(result, stderr)
-    with phases("output"):
+    with phases("output"), engine.gc_paused():
         if args.all_models:
             code = _print_batch(args.output, queries, result, stdout)
         else:
