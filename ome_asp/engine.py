@@ -12,6 +12,7 @@ order by that definition; tests check that both agree (docs/design.md).
 from __future__ import annotations
 
 import atexit
+import functools
 import gc
 import importlib.util
 import re
@@ -274,6 +275,9 @@ _STRING = r'"(?:[^"\\]|\\.)*"'
 _PAIR_ATOM = re.compile(rf"(\w+)\((\d+),((?:sr\({_STRING},|csr\(){_STRING}\))(?:,(.*))?\)")
 _COST = re.compile(r"\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)")
 _CHECK_AND_TERM = re.compile(r"(q\d),(.*)")
+_MISMATCH_DETAIL = re.compile(rf"mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)")
+# Reason terms and E15 pieces recur across answers (serve answers case after case).
+_term = functools.lru_cache(maxsize=2**14)(clingo.parse_term)
 _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 
 # Every predicate the programs show (encoding/*.lp but steer.lp, which has its
@@ -333,13 +337,6 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answe
     unknown: dict[RuntimeRef, list[tuple[int, str]]] = {}
     pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
     runtimes = facts.runtimes
-    terms: dict[str, clingo.Symbol] = {}
-
-    def term(text: str) -> clingo.Symbol:
-        if text not in terms:
-            terms[text] = clingo.parse_term(text)
-        return terms[text]
-
     def verdict(q: int, r: RuntimeRef) -> Verdict:
         verdicts = queries[q].verdicts
         if r not in verdicts:
@@ -358,29 +355,32 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answe
                 v.qualifies, v.cost = True, tuple(map(int, _COST.fullmatch(rest).groups()))
             elif name in ("first_failure", "later_failure"):
                 check, reason = _CHECK_AND_TERM.fullmatch(rest).groups()
-                v.failures[check] = term(reason)
+                v.failures[check] = _term(reason)
                 if name == "first_failure":
                     v.first_failure = (check, v.failures[check])
             elif name == "explain_priority":
                 v.priority = int(rest)
             elif name == "explain_weight":
-                v.weight = int(number(term(rest)))
+                v.weight = int(number(_term(rest)))
             elif name == "excluded_in_message":
                 v.in_no_runtime_message = True
             elif name == "scoring_entry":
                 i, w, f, fw = _SCORING.fullmatch(rest).groups()
                 v.scoring.append((int(i), w, f, fw))
             elif name == "distance_basis":
-                v.distance_basis = term(rest)
+                v.distance_basis = _term(rest)
             elif name == "selected":
                 queries[int(q)].selected = v.runtime
             else:
                 raise InternalError(f"unexpected shown atom {text}")
             continue
+        detail = _MISMATCH_DETAIL.fullmatch(text)
+        if detail is not None:
+            model, signature, k, piece = detail.groups()
+            pieces.setdefault((model, signature), []).append((int(k), _term(piece)))
+            continue
         name, args = s.name, s.arguments
-        if name == "mismatch_detail":
-            pieces.setdefault((str(args[0]), str(args[1])), []).append((args[2].number, args[3]))
-        elif name == "criterion":
+        if name == "criterion":
             criteria[args[0].number] = args[1].name
         elif name == "denied":
             denied[runtimes[str(args[0])]] = args[1]
