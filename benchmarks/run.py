@@ -118,14 +118,17 @@ class Suite:
         self.results["batches"] = rows
 
     def peak_memory(self, runtimes: int, models: int) -> None:
-        """(d) peak RSS of a whole batch in a process of its own."""
+        """(d) peak RSS of a whole batch in a process of its own: VmHWM, the
+        peak of the process's own memory. (Linux keeps ru_maxrss across fork
+        and exec, so a child's would be this process's peak, GBs after the
+        explain batches.)"""
         path, _ = self.write_cluster(runtimes, models)
         code = (
-            "import resource, sys; sys.path.insert(0, sys.argv[2]);"
+            "import sys; sys.path.insert(0, sys.argv[2]);"
             "from ome_asp.loader import load; from ome_asp.facts import Query, build_facts; from ome_asp import engine;"
             "c = load([sys.argv[1]]); q = [Query('bench', model=m.name) for m in c.models];"
             "engine.solve(build_facts(c, q), len(q), explain=False);"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+            "print(next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM:')))"
         )
         out = subprocess.run([sys.executable, "-c", code, str(path), str(ROOT)], check=True, capture_output=True, text=True)
         self.results["memory"] = {"runtimes": runtimes, "models": models, "peak_rss_mb": int(out.stdout) / 1024}
