@@ -176,6 +176,7 @@ def _read_file(path: str, budget: InputBudget) -> bytes:
 # --- messages ----------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=2**12, typed=True)  # every field read joins a path; manifests repeat a few
 def _join(path: str, key: Any) -> str:
     """The field path of `key` below `path`: `a.b`, `a[0]` or `a["ome.io/x"]`."""
     if isinstance(key, int):
