@@ -11,7 +11,6 @@ not parse become warnings of the same form (I11), or errors with `strict=True`.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 import re
@@ -210,6 +209,8 @@ def _unrepresentable(text: str) -> str | None:
 
 
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
+    import difflib  # only for a warning: most runs have none
+
     by_case = {k.lower(): k for k in known}
     close = by_case.get(key.lower()) or next(iter(difflib.get_close_matches(key, known, n=1)), None)
     return f'; did you mean "{close}"?' if close else ""
