@@ -276,9 +276,9 @@ _PAIR_ATOM = re.compile(rf"(\w+)\((\d+),((?:sr\({_STRING},|csr\(){_STRING}\))(?:
 _COST = re.compile(r"\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)")
 _CHECK_AND_TERM = re.compile(r"(q\d),(.*)")
 _MISMATCH_DETAIL = re.compile(rf"mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)")
+_SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 # Reason terms and E15 pieces recur across answers (serve answers case after case).
 _term = functools.lru_cache(maxsize=2**14)(clingo.parse_term)
-_SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 
 # Every predicate the programs show (encoding/*.lp but steer.lp, which has its
 # own reader); tests/test_engine.py checks the list against the #show lines.
@@ -337,6 +337,7 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answe
     unknown: dict[RuntimeRef, list[tuple[int, str]]] = {}
     pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
     runtimes = facts.runtimes
+
     def verdict(q: int, r: RuntimeRef) -> Verdict:
         verdicts = queries[q].verdicts
         if r not in verdicts:
