@@ -280,29 +280,37 @@ _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 # Reason terms and E15 pieces recur across answers (serve answers case after case).
 _term = functools.lru_cache(maxsize=2**14)(clingo.parse_term)
 
-# Every predicate the programs show (encoding/*.lp but steer.lp, which has its
-# own reader); tests/test_engine.py checks the list against the #show lines.
-SHOWN = (
-    "query_error", "query_note", "query_model", "sized_query", "criterion", "rank_key", "denied",
-    "unknown_accelerator_class", "query_label", "explain_priority", "explain_weight", "first_failure",
-    "later_failure", "mismatch_detail", "excluded_in_message", "scoring_entry", "distance_basis", "selected",
-    "select_error", "spec_model", "explicit", "runtime_used", "select_failure", "advisory", "select_warning",
-    "admission_path", "admission_denied", "admission_warning", "runtime_ready", "warning_event",
-)
 # Where one shown atom ends and the next begins in clingo's printing of a
-# tuple of them: a comma before a shown predicate's name. A string or a
+# tuple of them: a comma before the name of a shown predicate. A string or a
 # nested term can hold such a comma too, but then the split yields more
 # pieces than there are atoms (every true boundary is found), and `_texts`
 # prints the atoms one by one instead.
-_NEXT_ATOM = re.compile(rf",(?=(?:{'|'.join(SHOWN)})\()")
+_SHOW = re.compile(r"#show\s+([a-z_]\w*)\s*(?:/\s*[1-9]\d*\s*\.|\()")  # a shown atom name(...)
+
+
+@functools.lru_cache(maxsize=None)
+def _next_atom() -> re.Pattern | None:
+    """The boundary, from every #show statement of encoding/; None when one
+    of them shows something that does not print as name(...) (its boundary
+    could go unnoticed)."""
+    names = set()
+    for path in encoding_dir().glob("*.lp"):
+        text = path.read_text(encoding="utf-8")
+        for start in (m.start() for m in re.finditer("#show", text)):
+            shown = _SHOW.match(text, start)
+            if shown is None:
+                return None
+            names.add(shown.group(1))
+    return re.compile(rf",(?=(?:{'|'.join(sorted(names))})\()")
 
 
 def _texts(symbols: list[clingo.Symbol]) -> list[str]:
-    """`[str(s) for s in symbols]` for atoms of SHOWN predicates, computed as
-    one call into clingo: printing a tuple of all the atoms and splitting it
-    costs about a third of printing each (a call through cffi per atom)."""
-    if len(symbols) > 1:  # a tuple of n >= 2 prints as (a1,...,an)
-        pieces = _NEXT_ATOM.split(str(clingo.Function("", symbols))[1:-1])
+    """`[str(s) for s in symbols]` for shown atoms, computed as one call into
+    clingo: printing a tuple of all the atoms and splitting it costs about a
+    third of printing each (a call through cffi per atom)."""
+    next_atom = _next_atom()
+    if len(symbols) > 1 and next_atom is not None:  # a tuple of n >= 2 prints as (a1,...,an)
+        pieces = next_atom.split(str(clingo.Function("", symbols))[1:-1])
         if len(pieces) == len(symbols):
             return pieces
     return [str(s) for s in symbols]
