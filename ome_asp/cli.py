@@ -18,6 +18,7 @@ import sys
 from typing import TextIO
 
 from . import __version__, engine, limits, reasons, report
+from .collector import gc_paused
 from .errors import InternalError, OmeAspError, UsageError
 from .facts import Query, build_facts
 from .loader import load
@@ -202,7 +203,7 @@ def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     result = engine.solve(facts, len(queries), details=details, sizes=args.stats)
     phases.update(result.stats)
     _warn_denied(result, stderr)
-    with phases("output"), engine.gc_paused():
+    with phases("output"), gc_paused():
         if args.all_models:
             code = _print_batch(args.output, queries, result, stdout)
         else:

@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import atexit
 import functools
-import gc
 import importlib.util
 import re
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import clingo
 
+from .collector import gc_paused
 from .errors import InternalError
 from .facts import Facts, RuntimeRef
 
@@ -314,20 +313,6 @@ def _texts(symbols: list[clingo.Symbol]) -> list[str]:
         if len(pieces) == len(symbols):
             return pieces
     return [str(s) for s in symbols]
-
-
-@contextmanager
-def gc_paused():
-    """Build a large structure that is all kept (an answer, a report) without
-    the cyclic garbage collector: it would walk every object made so far again
-    and again, for nothing: a quarter of decoding's time at 100,000 atoms."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts) -> Answer:

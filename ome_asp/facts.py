@@ -22,6 +22,7 @@ from typing import Iterable, NamedTuple
 
 import clingo
 
+from .collector import gc_paused
 from .documents import shown
 from .objects import BASE_MODEL, CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Cluster, Entry, Model, Pipeline, Runtime
 from .sizes import format_exact, parse_size
@@ -208,6 +209,11 @@ def build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str] 
     `renamed` predicates are emitted as base_<name> (for a program that
     derives them, encoding/steer.lp); `extend(builder, entries)` adds facts of
     its own before the exact numbers are ranked."""
+    with gc_paused():
+        return _build_facts(cluster, queries, renamed, extend)
+
+
+def _build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str], extend) -> Facts:
     builder = FactBuilder(renamed)
     fact = builder.fact
     versions: set[str] = set()

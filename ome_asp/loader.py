@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, NoReturn
 
+from ome_asp.collector import gc_paused
 from ome_asp.documents import NO_KEY, Document, decode, documents, quote, shown
 from ome_asp.errors import InputError
 from ome_asp.limits import MAX_INPUT_BYTES, InputBudget
@@ -111,8 +112,9 @@ def load(
     every warning is raised as an `InputError` as well.
     """
     reader = _Reader(strict)
-    for label, data in _inputs(paths, stdin, InputBudget(max_bytes)):
-        reader.read(label, data)
+    with gc_paused():
+        for label, data in _inputs(paths, stdin, InputBudget(max_bytes)):
+            reader.read(label, data)
     if reader.objects == 0:
         names = ", ".join(STDIN_LABEL if path == STDIN else shown(path, cut=False) for path in paths)
         raise InputError(f"no objects in the input: {names}")
