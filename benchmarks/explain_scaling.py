@@ -46,7 +46,7 @@ def main_bench(argv=None) -> None:
             cluster = load([str(path)])
             query = Query(NAMESPACE, model="model-0000")
             facts = build_facts(cluster, [query])
-            answer = engine.solve(facts, 1)
+            answer = engine.solve(facts, 1, sizes=True)
             qualifying = len(answer.queries[1].ranking)
             by_keys = median_time(lambda: engine.solve(facts, 1), args.repeat)
             if size <= args.reoptimize_up_to:

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -101,7 +102,7 @@ class Suite:
                     queries = [Query(NAMESPACE, model=m.name) for m in cluster.models]
                     facts = build_facts(cluster, queries)
                     built = time.perf_counter()
-                    answer = engine.solve(facts, len(queries), explain=explain)
+                    answer = engine.solve(facts, len(queries), explain=explain, sizes=True)
                     phases.append({"load": loaded - start, "facts": built - loaded, "ground": answer.stats["ground_s"],
                                    "solve": answer.stats["solve_s"], "decode": answer.stats["decode_s"],
                                    "total": time.perf_counter() - start})
@@ -117,14 +118,17 @@ class Suite:
         self.results["batches"] = rows
 
     def peak_memory(self, runtimes: int, models: int) -> None:
-        """(d) peak RSS of a whole batch in a process of its own."""
+        """(d) peak RSS of a whole batch in a process of its own: VmHWM, the
+        peak of the process's own memory. (Linux keeps ru_maxrss across fork
+        and exec, so a child's would be this process's peak, GBs after the
+        explain batches.)"""
         path, _ = self.write_cluster(runtimes, models)
         code = (
-            "import resource, sys; sys.path.insert(0, sys.argv[2]);"
+            "import sys; sys.path.insert(0, sys.argv[2]);"
             "from ome_asp.loader import load; from ome_asp.facts import Query, build_facts; from ome_asp import engine;"
             "c = load([sys.argv[1]]); q = [Query('bench', model=m.name) for m in c.models];"
             "engine.solve(build_facts(c, q), len(q), explain=False);"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+            "print(next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM:')))"
         )
         out = subprocess.run([sys.executable, "-c", code, str(path), str(ROOT)], check=True, capture_output=True, text=True)
         self.results["memory"] = {"runtimes": runtimes, "models": models, "peak_rss_mb": int(out.stdout) / 1024}
@@ -136,18 +140,22 @@ class Suite:
         seconds = median(lambda: subprocess.run(argv, check=True, capture_output=True, cwd=ROOT), 1)
         self.results["whole_cluster"] = {"runtimes": runtimes, "models": models, "seconds": seconds}
 
-    def warm_cases(self, count: int) -> None:
-        """G3: serve --stdio over generated 4-runtime cases (each its own cluster)."""
+    def warm_cases(self, count: int, processes: int = 2) -> None:
+        """G3: serve --stdio over generated 4-runtime cases (each its own cluster),
+        the cases dealt out to `processes` servers running at once (both cores)."""
         lines = []
         for n in range(count):
             documents = cluster_documents(4, models=1, seed=n)
             lines.append(json.dumps({"id": n, "namespace": NAMESPACE, "model": "model-0000", "manifests": documents}))
-        payload = ("\n".join(lines) + "\n").encode()
+        payloads = [("\n".join(lines[i::processes]) + "\n").encode() for i in range(processes)]
         argv = [sys.executable, "-m", "ome_asp.cli", "serve", "--stdio"]
         start = time.perf_counter()
-        subprocess.run(argv, input=payload, check=True, capture_output=True, cwd=ROOT)
+        with ThreadPoolExecutor(processes) as pool:
+            list(pool.map(lambda payload: subprocess.run(argv, input=payload, check=True, capture_output=True, cwd=ROOT),
+                          payloads))
         seconds = time.perf_counter() - start
-        self.results["warm_cases"] = {"cases": count, "seconds": seconds, "per_second": count / seconds}
+        self.results["warm_cases"] = {"cases": count, "processes": processes, "seconds": seconds,
+                                      "per_second": count / seconds}
 
 
 GOALS = [
@@ -175,7 +183,7 @@ def goals(results: dict) -> list[tuple[str, str, str, bool]]:
         ("G1", f"{cli['ratio']:.2f}×", cli["ratio"] <= 1.5),
         ("G2", f"fresh {ms(small['fresh_s'])}, warm {ms(small['warm_s'])} at {small['runtimes']} runtimes",
          small["fresh_s"] <= 0.003 and small["warm_s"] <= 0.0006),
-        ("G3", f"{warm['per_second']:.0f} cases/s (one process)", warm["per_second"] >= 5000),
+        ("G3", f"{warm['per_second']:.0f} cases/s ({warm['processes']} processes)", warm["per_second"] >= 5000),
         ("G4", ms(g4["total"] - g4["load"]) + " (without YAML loading)" if g4 else "not run",
          bool(g4) and g4["total"] - g4["load"] <= 0.12),
         ("G5", f"{ms(g5['total'] - g5['load'])} (without YAML loading), {mem['peak_rss_mb']:.0f} MB" if g5 else "not run",
@@ -222,7 +230,8 @@ def markdown(results: dict) -> str:
     whole, warm = results["whole_cluster"], results["warm_cases"]
     out += [f"Whole-cluster job (`explain --all-models -o json`, {whole['models']} models × {whole['runtimes']} runtimes, "
             f"one process, YAML in, JSON out): **{ms(whole['seconds'])}**.", "",
-            f"Warm mode over {warm['cases']} generated 4-runtime cases (`serve --stdio`, manifests per request, one process): "
+            f"Warm mode over {warm['cases']} generated 4-runtime cases (`serve --stdio`, manifests per request, "
+            f"{warm['processes']} processes at once): "
             f"**{warm['per_second']:.0f} cases/s**.", ""]
     out += ["![time against cluster size](performance.png)", ""]
     return "\n".join(out)

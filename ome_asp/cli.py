@@ -10,17 +10,18 @@ of ome-asp itself is `internal error: <what>` with exit code 3 (diagnostics).
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import json
 import os
 import sys
 from typing import TextIO
 
-from . import __version__, admit, check, diagnostics, diff, engine, gen, limits, profiles, reasons, report, select, steer
-from .errors import OmeAspError, UsageError
+from . import __version__, engine, limits, profiles, reasons, report
+from .collector import gc_paused
+from .errors import InternalError, OmeAspError, UsageError
 from .facts import Query, build_facts
 from .loader import load
-from .serve import serve
 from .timing import Phases
 
 EXIT_OK = 0
@@ -43,12 +44,37 @@ def _program_name(argv0: str) -> str:
     return "kubectl ome-asp" if os.path.basename(argv0).startswith("kubectl-") else "ome-asp"
 
 
-def build_parser(prog: str = "ome-asp") -> argparse.ArgumentParser:
+# The subcommands in help order. Those of other modules are registered by the
+# module's add_parser; True: it takes the shared input flags (add_input_flags).
+COMMANDS = {"explain": None, "serve": None, "select": True, "admit": True, "steer": True,
+            "check": False, "gen": False, "diff": False}
+
+
+def build_parser(prog: str = "ome-asp", command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with `command`, only that subcommand is
+    registered, so one run imports only its own command's module (diff, gen
+    and check pull in much more than explain needs)."""
     parser = _Parser(prog=prog, description="Which serving runtime will OME pick for a model, and why not the others?")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     commands.required = True
+    for name, common in COMMANDS.items():
+        if command not in (None, name):
+            continue
+        if name == "explain":
+            _add_explain(commands)
+        elif name == "serve":
+            _add_serve(commands)
+        else:
+            module = importlib.import_module(f".{name}", __package__)
+            if common:
+                module.add_parser(commands, add_input_flags)
+            else:
+                module.add_parser(commands)
+    return parser
 
+
+def _add_explain(commands) -> None:
     explain = commands.add_parser(
         "explain",
         help="list the runtimes for a model in the order OME ranks them, and why the others do not qualify",
@@ -78,6 +104,8 @@ def build_parser(prog: str = "ome-asp") -> argparse.ArgumentParser:
     explain.add_argument("--ome-namespace", default="ome", help="accepted for compatibility; used only with --with-effective")
     explain.set_defaults(run=run_explain)
 
+
+def _add_serve(commands) -> None:
     serve = commands.add_parser(
         "serve",
         help="answer explain queries as JSON lines, keeping the encoding and the cluster loaded",
@@ -91,14 +119,6 @@ def build_parser(prog: str = "ome-asp") -> argparse.ArgumentParser:
     serve.add_argument("--strict", action="store_true", help="treat every warning as an input error")
     add_profile_flags(serve)
     serve.set_defaults(run=run_serve)
-
-    select.add_parser(commands, add_input_flags)
-    admit.add_parser(commands, add_input_flags)
-    steer.add_parser(commands, add_input_flags)
-    check.add_parser(commands)
-    gen.add_parser(commands)
-    diff.add_parser(commands)
-    return parser
 
 
 def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> None:
@@ -160,16 +180,25 @@ def main(argv: list[str] | None = None, stdin=None, stdout: TextIO | None = None
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
     args = None
+    # argv[0] names the command unless it is an option (--help, --version) or
+    # a mistake, whose messages list every command.
+    command = argv[0] if argv and argv[0] in COMMANDS else None
     try:
-        args = build_parser(_program_name(sys.argv[0] if sys.argv else "ome-asp")).parse_args(argv)
+        args = build_parser(_program_name(sys.argv[0] if sys.argv else "ome-asp"), command).parse_args(argv)
         return args.run(args, stdin, stdout, stderr)
-    except engine.InternalError as error:  # an OmeAspError, but ome-asp's fault, not the user's
-        return diagnostics.report(error, argv, getattr(args, "facts", None), stderr)
+    except InternalError as error:  # an OmeAspError, but ome-asp's fault, not the user's
+        return _internal_error(error, argv, args, stderr)
     except OmeAspError as error:
         print(f"error: {error}", file=stderr)
         return _error_exit(argv)
     except Exception as error:  # a bug: a reproduction for us, no traceback for the user
-        return diagnostics.report(error, argv, getattr(args, "facts", None), stderr)
+        return _internal_error(error, argv, args, stderr)
+
+
+def _internal_error(error: BaseException, argv: list[str], args, stderr: TextIO) -> int:
+    from . import diagnostics  # only a failing run needs it
+
+    return diagnostics.report(error, argv, getattr(args, "facts", None), stderr)
 
 
 def console_main() -> None:
@@ -192,17 +221,18 @@ def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(_facts_header(args) + facts.program)
         return EXIT_OK
 
-    result = engine.solve(facts, len(queries))
+    details = args.verbose and args.output in ("table", "wide")  # explain_details reads them
+    result = engine.solve(facts, len(queries), details=details, sizes=args.stats)
     phases.update(result.stats)
     _warn_denied(result, stderr)
     if not cluster.profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
         print(explain_note(cluster.profile), file=stderr)
-    with phases("output"):
+    with phases("output"), gc_paused():
         if args.all_models:
             code = _print_batch(args.output, queries, result, stdout, cluster.profile)
         else:
             code = _print_single(args.output, queries[0], result.queries[1], stdout, stderr, cluster.profile)
-            if args.verbose and args.output in ("table", "wide") and result.queries[1].verdicts:
+            if details and result.queries[1].verdicts:
                 stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights))
     if args.timers:
         print(phases.timers_line(), file=stderr)
@@ -224,6 +254,8 @@ def run_serve(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if "-" in args.filename:
         raise UsageError("serve reads its requests from stdin, so -f - cannot be the cluster")
     profile = profile_of(args)
+    from .serve import serve  # only serve needs it
+
     requests = io.TextIOWrapper(stdin, encoding="utf-8")
     if not args.filename:
         return serve(None, requests, stdout, profile)

@@ -124,9 +124,10 @@ NO_KEY = object()
 
 
 class Document:
-    """One YAML document of an input file."""
+    """One YAML document of an input file; or, without a node tree (`root`
+    None), a document parsed already, whose lines are all 0."""
 
-    def __init__(self, number: int, root: yaml.Node, content: Any) -> None:
+    def __init__(self, number: int, root: yaml.Node | None, content: Any) -> None:
         self.number = number  # 1-based position in the file's stream
         self.content = content
         self._root = root
@@ -137,6 +138,8 @@ class Document:
         """1-based line of `parent[key]`: its key for a mapping, the item for a
         list. Without a key, or when the key is not written there, the line of
         `parent` itself (its own key); without a parent, the document's."""
+        if self._root is None:
+            return 0
         if parent is None:
             return self._root.start_mark.line + 1
         if self._index is None:
@@ -151,6 +154,8 @@ class Document:
     def item_line(self, index: int) -> int:
         """The line of `items[index]` of a `kind: List` document; unlike
         `line`, it does not index the whole document, as every item needs it."""
+        if self._root is None:
+            return 0
         if self._items is None:
             self._items = _locate(self._root, "items", value=True)
         if isinstance(self._items, yaml.SequenceNode) and index < len(self._items.value):

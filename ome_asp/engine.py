@@ -11,7 +11,9 @@ order by that definition; tests check that both agree (docs/design.md).
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import functools
 import importlib.util
 import re
 import time
@@ -21,6 +23,7 @@ from pathlib import Path
 import clingo
 
 from . import gosort
+from .collector import gc_paused
 from .errors import InternalError
 from .facts import Facts, RuntimeRef
 
@@ -111,6 +114,7 @@ CORE = (
     "deployment.lp", "sizes.lp", "scoring.lp", "qualification.lp", "ordering.lp",
 )
 EXPLANATION = ("explanation.lp",)  # every candidate with all its reasons
+DETAILS = ("details.lp",)  # explain -v: the atoms of explanation.lp that only it reads
 SELECTION = ("selection.lp",)  # the #minimize statements: one query per solve
 WINNER = ("winner.lp",)  # the same first runtime for many queries, without search
 SHOW = ("show.lp",)
@@ -119,7 +123,9 @@ ADMIT = ("input.lp", "admission.lp")  # the runtime admission webhook alone: adm
 STEER = ("steer.lp",)  # the edits that make a wanted runtime win (its own #show)
 
 
-def solve(facts: Facts, n_queries: int, explain: bool = True, outcome: bool = False) -> Answer:
+def solve(
+    facts: Facts, n_queries: int, explain: bool = True, outcome: bool = False, details: bool = False, sizes: bool = False
+) -> Answer:
     """Solve encoding/ on `facts` and decode the answer.
 
     One query: the selection is the unique optimum of the #minimize statements
@@ -130,21 +136,26 @@ def solve(facts: Facts, n_queries: int, explain: bool = True, outcome: bool = Fa
     `explain`, only runtimes that support the model are examined: the rows of
     the others and all reasons of Q5 are left out. With `outcome`
     (explaining), outcome.lp adds what OME does with the selection
-    (`QueryAnswer.outcome`)."""
+    (`QueryAnswer.outcome`); with `details` (explaining), details.lp adds
+    why each Yes row ranks where it does (`Verdict.scoring`,
+    `Verdict.distance_basis`, for explain -v). With `sizes`, `Answer.stats`
+    also holds the size of the ground program (`atoms`, `rules`): reading
+    clingo's statistics costs about as much as solving a small query, so
+    only --stats and the benchmarks ask."""
     start = time.perf_counter()
-    if outcome and not explain:
-        raise ValueError("outcome.lp needs the explain program")
+    if (outcome or details) and not explain:
+        raise ValueError("outcome.lp and details.lp need the explain program")
     files = CORE + (EXPLANATION if explain else ()) + (SELECTION if n_queries == 1 else WINNER) + SHOW
-    files += OUTCOME if outcome else ()
+    files += (OUTCOME if outcome else ()) + (DETAILS if details else ())
     go_sort = gosort.order if facts.profile is not None and facts.profile.go_sort else None
-    answer = _solve(facts, files, n_queries, go_sort, start)
+    answer = _solve(facts, files, n_queries, go_sort, sizes, start)
     if outcome and go_sort is not None:
         # The Go order's first runtime is the one OME uses: selection.lp and
         # winner.lp read it (go_first/2) and outcome.lp derives the rest from it.
         pins = {q: a.ranking[0] for q, a in answer.queries.items() if a.ranking and a.ranking[0] != a.selected}
         if pins:
             pinned = _go_first_facts(facts, pins)
-            answer = _solve(dataclasses.replace(facts, program=facts.program + pinned), files, n_queries, go_sort, start)
+            answer = _solve(dataclasses.replace(facts, program=facts.program + pinned), files, n_queries, go_sort, sizes, start)
     return answer
 
 
@@ -156,7 +167,7 @@ def _go_first_facts(facts: Facts, pins: dict[int, RuntimeRef]) -> str:
     )
 
 
-def _solve(facts: Facts, files: tuple[str, ...], n_queries: int, go_sort, start: float) -> Answer:
+def _solve(facts: Facts, files: tuple[str, ...], n_queries: int, go_sort, sizes: bool, start: float) -> Answer:
     ctl = _ground(facts.program, files)
     grounded = time.perf_counter()
     optimal = []
@@ -171,14 +182,10 @@ def _solve(facts: Facts, files: tuple[str, ...], n_queries: int, go_sort, start:
     if len(optimal) != 1:
         raise InternalError(f"the answer is not unique ({len(optimal)} optimal answer sets)")
     answer = decode(optimal[0], n_queries, facts, go_sort)
-    lp = ctl.statistics["problem"]["lp"]
-    answer.stats = {
-        "ground_s": grounded - start,
-        "solve_s": solved - grounded,
-        "decode_s": time.perf_counter() - solved,
-        "atoms": lp["atoms"],
-        "rules": lp["rules"],
-    }
+    answer.stats = {"ground_s": grounded - start, "solve_s": solved - grounded, "decode_s": time.perf_counter() - solved}
+    if sizes:
+        lp = ctl.statistics["problem"]["lp"]
+        answer.stats.update(atoms=lp["atoms"], rules=lp["rules"])
     return answer
 
 
@@ -196,14 +203,55 @@ def _ground(facts: str, files: tuple[str, ...]) -> clingo.Control:
             dropped.append(message.strip())
 
     ctl = clingo.Control(["--opt-mode=optN", "--models=0"], logger=log)
-    directory = encoding_dir()
-    for name in files:
-        ctl.load(str(directory / name))
+    _load_encoding(ctl, files)
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     if dropped:
         raise InternalError(f"clingo: {dropped[0]}")
     return ctl
+
+
+# Parsing encoding/ as text costs about 2 ms per Control; adding statements
+# parsed once (comments left out) costs about 0.5 ms. Parsing into statements
+# costs about 5 ms, so a file is kept parsed from the second time a process
+# loads it: the CLI grounds once, serve and the batch commands ground again
+# and again. The statements are the file's, in its order, with its locations
+# (messages).
+_parsed: dict[str, list] = {}  # file name -> its statements
+_loaded_once: set[str] = set()
+# Statements free themselves through clingo's library, which is gone once the
+# interpreter tears modules down ("Exception ignored" on stderr): free them first.
+atexit.register(_parsed.clear)
+
+
+def _load_encoding(ctl: clingo.Control, files: tuple[str, ...]) -> None:
+    directory = encoding_dir()
+    for name in files:
+        if name not in _parsed and name not in _loaded_once:
+            _loaded_once.add(name)
+            ctl.load(str(directory / name))
+            continue
+        from clingo import ast  # only a process that grounds twice needs it
+
+        if name not in _parsed:
+            _parsed[name] = _statements(str(directory / name))
+        with ast.ProgramBuilder(ctl) as builder:
+            for statement in _parsed[name]:
+                builder.add(statement)
+
+
+def _statements(path: str) -> list:
+    """The statements of an encoding file, less its comments (half of them)."""
+    from clingo import ast
+
+    statements = []
+
+    def keep(statement) -> None:
+        if statement.ast_type != ast.ASTType.Comment:
+            statements.append(statement)
+
+    ast.parse_files([path], keep)
+    return statements
 
 
 def admit(facts: Facts) -> Answer:
@@ -253,7 +301,45 @@ _STRING = r'"(?:[^"\\]|\\.)*"'
 _PAIR_ATOM = re.compile(rf"(\w+)\((\d+),((?:sr\({_STRING},|csr\(){_STRING}\))(?:,(.*))?\)")
 _COST = re.compile(r"\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)")
 _CHECK_AND_TERM = re.compile(r"(q\d),(.*)")
+_MISMATCH_DETAIL = re.compile(rf"mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)")
 _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
+# Reason terms and E15 pieces recur across answers (serve answers case after case).
+_term = functools.lru_cache(maxsize=2**14)(clingo.parse_term)
+
+# Where one shown atom ends and the next begins in clingo's printing of a
+# tuple of them: a comma before the name of a shown predicate. A string or a
+# nested term can hold such a comma too, but then the split yields more
+# pieces than there are atoms (every true boundary is found), and `_texts`
+# prints the atoms one by one instead.
+_SHOW = re.compile(r"#show\s+([a-z_]\w*)\s*(?:/\s*[1-9]\d*\s*\.|\()")  # a shown atom name(...)
+
+
+@functools.lru_cache(maxsize=None)
+def _next_atom() -> re.Pattern | None:
+    """The boundary, from every #show statement of encoding/; None when one
+    of them shows something that does not print as name(...) (its boundary
+    could go unnoticed)."""
+    names = set()
+    for path in encoding_dir().glob("*.lp"):
+        text = path.read_text(encoding="utf-8")
+        for start in (m.start() for m in re.finditer("#show", text)):
+            shown = _SHOW.match(text, start)
+            if shown is None:
+                return None
+            names.add(shown.group(1))
+    return re.compile(rf",(?=(?:{'|'.join(sorted(names))})\()")
+
+
+def _texts(symbols: list[clingo.Symbol]) -> list[str]:
+    """`[str(s) for s in symbols]` for shown atoms, computed as one call into
+    clingo: printing a tuple of all the atoms and splitting it costs about a
+    third of printing each (a call through cffi per atom)."""
+    next_atom = _next_atom()
+    if len(symbols) > 1 and next_atom is not None:  # a tuple of n >= 2 prints as (a1,...,an)
+        pieces = next_atom.split(str(clingo.Function("", symbols))[1:-1])
+        if len(pieces) == len(symbols):
+            return pieces
+    return [str(s) for s in symbols]
 
 
 def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort=None) -> Answer:
@@ -261,20 +347,20 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort=N
     of the answer back to numbers and runtimes). `go_sort(answer, facts)`,
     for code-v0.1.5, gives the order instead of the rank keys: a list of
     runtimes, or an outcome (name, detail) when Go leaves it unspecified."""
+    with gc_paused():
+        return _decode(symbols, n_queries, facts, go_sort)
+
+
+def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort) -> Answer:
+    symbols = list(symbols)  # a Model's sequence makes a new Symbol at every step; _texts steps twice
     queries = {q: QueryAnswer() for q in range(1, n_queries + 1)}
     criteria: dict[int, str] = {}
     denied: dict[RuntimeRef, clingo.Symbol] = {}
     unknown: dict[RuntimeRef, list[tuple[int, str]]] = {}
     pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
     runtimes = facts.runtimes
-    terms: dict[str, clingo.Symbol] = {}
     ends: dict[int, list] = {}  # query -> (outcome, runtime) of query_outcome/3
     ends_select: dict[int, list] = {}  # the same of select_outcome/3
-
-    def term(text: str) -> clingo.Symbol:
-        if text not in terms:
-            terms[text] = clingo.parse_term(text)
-        return terms[text]
 
     def verdict(q: int, r: RuntimeRef) -> Verdict:
         verdicts = queries[q].verdicts
@@ -282,8 +368,7 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort=N
             verdicts[r] = Verdict(r)
         return verdicts[r]
 
-    for s in symbols:
-        text = str(s)
+    for s, text in zip(symbols, _texts(symbols)):
         pair = _PAIR_ATOM.fullmatch(text)
         if pair is not None:
             name, q, r, rest = pair.groups()
@@ -295,29 +380,32 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort=N
                 v.qualifies, v.cost = True, tuple(map(int, _COST.fullmatch(rest).groups()))
             elif name in ("first_failure", "later_failure"):
                 check, reason = _CHECK_AND_TERM.fullmatch(rest).groups()
-                v.failures[check] = term(reason)
+                v.failures[check] = _term(reason)
                 if name == "first_failure":
                     v.first_failure = (check, v.failures[check])
             elif name == "explain_priority":
                 v.priority = int(rest)
             elif name == "explain_weight":
-                v.weight = int(number(term(rest)))
+                v.weight = int(number(_term(rest)))
             elif name == "excluded_in_message":
                 v.in_no_runtime_message = True
             elif name == "scoring_entry":
                 i, w, f, fw = _SCORING.fullmatch(rest).groups()
                 v.scoring.append((int(i), w, f, fw))
             elif name == "distance_basis":
-                v.distance_basis = term(rest)
+                v.distance_basis = _term(rest)
             elif name == "selected":
                 queries[int(q)].selected = v.runtime
             else:
                 raise InternalError(f"unexpected shown atom {text}")
             continue
+        detail = _MISMATCH_DETAIL.fullmatch(text)
+        if detail is not None:
+            model, signature, k, piece = detail.groups()
+            pieces.setdefault((model, signature), []).append((int(k), _term(piece)))
+            continue
         name, args = s.name, s.arguments
-        if name == "mismatch_detail":
-            pieces.setdefault((str(args[0]), str(args[1])), []).append((args[2].number, args[3]))
-        elif name == "criterion":
+        if name == "criterion":
             criteria[args[0].number] = args[1].name
         elif name == "denied":
             denied[runtimes[str(args[0])]] = args[1]
@@ -343,18 +431,25 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort=N
             raise InternalError(f"unexpected shown atom {text}")
 
     numbers = facts.numbers
+    ordered: dict[tuple[str, str], list[clingo.Symbol]] = {}  # (model, signature) -> E15 pieces in order
+
+    def in_order(key: tuple[str, str]) -> list[clingo.Symbol]:
+        if key not in ordered:
+            ordered[key] = [piece for _, piece in sorted(pieces[key])]
+        return ordered[key]
+
     for q, answer in queries.items():
         answer.outcome.warnings.sort(key=str)  # any order: sort for reproducible output
         answer.outcome.admission_warnings.sort(key=str)
         answer.outcome.events.sort(key=str)
+        model = str(answer.model)
         for v in answer.verdicts.values():
             v.scoring.sort()
-            v.failures = dict(sorted(v.failures.items(), key=lambda item: int(item[0][1:])))
-            if "q5" in v.failures:  # E15: each entry's pieces, in list order
-                model = str(answer.model)
+            if len(v.failures) > 1:
+                v.failures = dict(sorted(v.failures.items(), key=lambda item: int(item[0][1:])))
+            if "q5" in v.failures:  # E15: each entry's pieces, in list order (lists shared: read only)
                 v.format_details = {
-                    i: [piece for _, piece in sorted(pieces[(model, signature)])]
-                    for i, signature in enumerate(facts.signatures[v.runtime])
+                    i: in_order((model, signature)) for i, signature in enumerate(facts.signatures[v.runtime])
                 }
         qualifying = [v for v in answer.verdicts.values() if v.qualifies]
         for v in qualifying:  # rank_key = (scope, -score rank, distance rank, name rank)

@@ -23,6 +23,7 @@ from typing import Iterable, NamedTuple
 
 import clingo
 
+from .collector import gc_paused
 from .documents import shown
 from .objects import BASE_MODEL, CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Cluster, Entry, Model, Pipeline, Runtime
 from .profiles import Profile
@@ -83,7 +84,7 @@ class Exact:
     Besides rationals, code-v0.1.5's float64 sizes bring the non-finite
     values POS_INF, NEG_INF and NAN (profiles.md 3.2)."""
 
-    value: Fraction | str
+    value: int | Fraction | str  # ints stay ints (FactBuilder.exact)
 
 
 # The IEEE values without a rational: ranked beyond every rational (NaN above
@@ -147,7 +148,11 @@ class FactBuilder:
     def exact(self, value: int | Fraction | float) -> Exact:
         """An exact number; a float is a float64 value of code-v0.1.5 (every
         finite one is a dyadic rational, so it is exact as a Fraction)."""
-        if isinstance(value, float) and not math.isfinite(value):
+        if type(value) is int:
+            # Most exact numbers are ints. Kept as ints, they equal and hash as the
+            # same Fractions would, and cost a fraction of one to make and hash.
+            number = value
+        elif isinstance(value, float) and not math.isfinite(value):
             number = NAN if math.isnan(value) else POS_INF if value > 0 else NEG_INF
             if number == NAN and number not in self._numbers:
                 self.fact.not_a_number(Exact(NAN))
@@ -183,6 +188,7 @@ class _FactCalls:
         def record(*args) -> None:
             self._builder.add(name, args)
 
+        setattr(self, name, record)  # found without __getattr__ from now on
         return record
 
 
@@ -231,6 +237,11 @@ def build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str] 
     `renamed` predicates are emitted as base_<name> (for a program that
     derives them, encoding/steer.lp); `extend(builder, entries)` adds facts of
     its own before the exact numbers are ranked."""
+    with gc_paused():
+        return _build_facts(cluster, queries, renamed, extend)
+
+
+def _build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str], extend) -> Facts:
     profile = cluster.profile
     builder = FactBuilder(renamed, profile)
     fact = builder.fact

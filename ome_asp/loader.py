@@ -11,15 +11,15 @@ not parse become warnings of the same form (I11), or errors with `strict=True`.
 
 from __future__ import annotations
 
-import difflib
 from datetime import datetime
 import functools
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import IO, Any, NoReturn
 
+from ome_asp.collector import gc_paused
 from ome_asp.documents import NO_KEY, Document, decode, documents, quote, shown
 from ome_asp.errors import InputError
 from ome_asp.limits import MAX_INPUT_BYTES, InputBudget
@@ -118,11 +118,27 @@ def load(
     every warning is raised as an `InputError` as well.
     """
     reader = _Reader(strict, profile)
-    for label, data in _inputs(paths, stdin, InputBudget(max_bytes)):
-        reader.read(label, data)
+    with gc_paused():
+        for label, data in _inputs(paths, stdin, InputBudget(max_bytes)):
+            reader.read(label, data)
     if reader.objects == 0:
         names = ", ".join(STDIN_LABEL if path == STDIN else shown(path, cut=False) for path in paths)
         raise InputError(f"no objects in the input: {names}")
+    return reader.cluster()
+
+
+def load_documents(contents: list[Any], label: str = STDIN_LABEL, profile: Profile = V1_3) -> Cluster | None:
+    """The cluster of documents that are parsed already (a serve request's
+    manifests), read as `load` reads a YAML stream of them; None when reading
+    them gives any message, an error or a warning: a message names lines,
+    which only a YAML text of the documents has."""
+    reader = _Reader(False, profile)
+    try:
+        reader.read_documents(label, (Document(n, None, content) for n, content in enumerate(contents, 1)))
+    except InputError:
+        return None
+    if reader.objects == 0 or reader.warnings:
+        return None
     return reader.cluster()
 
 
@@ -167,6 +183,7 @@ def _read_file(path: str, budget: InputBudget) -> bytes:
 # --- messages ----------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=2**12, typed=True)  # every field read joins a path; manifests repeat a few
 def _join(path: str, key: Any) -> str:
     """The field path of `key` below `path`: `a.b`, `a[0]` or `a["ome.io/x"]`."""
     if isinstance(key, int):
@@ -200,6 +217,8 @@ def _unrepresentable(text: str) -> str | None:
 
 
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
+    import difflib  # only for a warning: most runs have none
+
     by_case = {k.lower(): k for k in known}
     close = by_case.get(key.lower()) or next(iter(difflib.get_close_matches(key, known, n=1)), None)
     return f'; did you mean "{close}"?' if close else ""
@@ -227,7 +246,10 @@ class _Reader:
         self.warnings.append(message)
 
     def read(self, label: str, data: bytes) -> None:
-        for document in documents(label, decode(label, data)):
+        self.read_documents(label, documents(label, decode(label, data)))
+
+    def read_documents(self, label: str, stream: Iterable[Document]) -> None:
+        for document in stream:
             content = document.content
             if content is None:  # `---` with nothing after it
                 continue

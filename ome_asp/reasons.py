@@ -10,6 +10,7 @@ never a guess.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Callable
 
@@ -48,12 +49,22 @@ def _renders(name: str):
 
 def text(term: clingo.Symbol, details: dict[int, list[clingo.Symbol]] | None = None) -> str:
     """The message for a reason term; `details` are the E15 pieces of a format failure."""
+    if details and term.name == "format_unsupported":
+        return _text(term, tuple((i, tuple(pieces)) for i, pieces in sorted(details.items())))
+    return _text(term, ())
+
+
+# Rendering walks the term through clingo's API, a call per name and argument;
+# a report of many rows repeats the same few reasons (the same term, and for a
+# format failure the same pieces) thousands of times.
+@functools.lru_cache(maxsize=2**16)
+def _text(term: clingo.Symbol, details: tuple[tuple[int, tuple[clingo.Symbol, ...]], ...]) -> str:
     render = _RENDER.get(term.name)
     if render is None:
         raise InternalError(f"no message for reason {term}")
     args = [value(a) if a.type == clingo.SymbolType.String or a.match(NONE, 0) else a for a in term.arguments]
     if term.name == "format_unsupported":
-        return render(*args, details=details or {})
+        return render(*args, details=dict(details))
     return render(*args)
 
 

@@ -9,7 +9,7 @@ for display and fills in the strings.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TextIO
 
 import yaml
@@ -42,13 +42,17 @@ def runtime_json(r: RuntimeRef) -> dict:
 class Row:
     verdict: Verdict
     rank: int | None  # 1, 2, ... for Yes rows
+    # check -> its message, rendered once: the first failure is both `reason` and in `reasons`
+    _texts: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def runtime(self) -> RuntimeRef:
         return self.verdict.runtime
 
     def reason_text(self, check: str) -> str:
-        return reasons.text(self.verdict.failures[check], self.verdict.format_details)
+        if check not in self._texts:
+            self._texts[check] = reasons.text(self.verdict.failures[check], self.verdict.format_details)
+        return self._texts[check]
 
     @property
     def reason(self) -> str | None:

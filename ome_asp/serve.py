@@ -31,7 +31,8 @@ from typing import TextIO
 from . import engine, profiles, reasons, report
 from .errors import OmeAspError
 from .facts import Query, build_facts
-from .loader import load
+from .limits import MAX_INPUT_BYTES
+from .loader import load, load_documents
 from .objects import Cluster
 
 CACHED_NAMESPACES = 64
@@ -119,10 +120,58 @@ def _query(request: dict) -> Query:
 
 
 def _case_cluster(manifests, profile: profiles.Profile) -> Cluster:
+    """The manifests read as the YAML stream `report.to_yaml_all` writes of
+    them, with that stream's messages (lines, `<stdin>`). Writing and parsing
+    the text is most of a small case's time, so the manifests are read as
+    they are when the text would read back as the same values and reading
+    gives no message (which would name its lines)."""
     if not isinstance(manifests, list):
         raise OmeAspError('"manifests" must be a list of objects')
+    if _reads_back(manifests):
+        cluster = load_documents(manifests, profile=profile)
+        if cluster is not None:
+            return cluster
     stream = report.to_yaml_all(manifests).encode()
     return load(["-"], stdin=io.BytesIO(stream), profile=profile)
+
+
+MAX_PLAIN_DEPTH = 32  # deeper manifests take the YAML path (its parsers limit nesting)
+
+
+def _reads_back(manifests: list) -> bool:
+    """Whether the YAML text of `manifests` reads back as `manifests` within
+    the input budget: JSON values only (mappings with string keys, lists,
+    printable one-line strings, integers, booleans, null; no floats), at most
+    MAX_PLAIN_DEPTH deep, no container twice (YAML would write an alias).
+    Such values are written plain or quoted exactly when the loader would
+    read them otherwise (its implicit types are a subset of the writer's)."""
+    seen: set[int] = set()
+    size = 0  # bytes the YAML text can take at most: each scalar quoted, escaped, folded and indented
+    stack = [(document, 1) for document in manifests]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if type(value) not in (dict, list) or depth > MAX_PLAIN_DEPTH or id(value) in seen:
+                return False
+            seen.add(id(value))
+            size += 2 * depth + 4
+            if type(value) is dict:
+                for key in value:
+                    if type(key) is not str or not key.isprintable():
+                        return False
+                    size += (len(key) + 1) * (2 * depth + 4)
+                stack.extend((item, depth + 1) for item in value.values())
+            else:
+                stack.extend((item, depth + 1) for item in value)
+        elif type(value) is str:
+            if not value.isprintable():
+                return False
+            size += (len(value) + 1) * (2 * depth + 4)
+        elif value is None or type(value) in (bool, int):
+            size += (len(str(value)) + 1) * (2 * depth + 4)
+        else:
+            return False
+    return size <= MAX_INPUT_BYTES
 
 
 def serve(loaded, stdin: TextIO, stdout: TextIO, default: profiles.Profile = profiles.V1_3) -> int:

@@ -7,8 +7,10 @@ from __future__ import annotations
 import os
 import tempfile
 
+import clingo
 import yaml
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ome_asp import engine
 from ome_asp.facts import Query, build_facts
@@ -69,3 +71,24 @@ def test_batch_orders_equal_the_one_query_optimum(case):
         assert {r: (v.score, v.distance, v.failures, v.first_failure) for r, v in batch_rows.items()} == {
             r: (v.score, v.distance, v.failures, v.first_failure) for r, v in single.verdicts.items()
         }
+
+
+def test_every_shown_atom_starts_a_piece():
+    """engine._texts splits a printed tuple of atoms before the name of each
+    predicate a #show statement of encoding/ shows."""
+    boundary = engine._next_atom()
+    assert boundary is not None
+    for name in ("rank_key", "first_failure", "sized_query", "selected", "runtime_used", "scoring_entry", "apply"):
+        assert boundary.split(f"a,{name}(1)") == ["a", f"{name}(1)"]
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"))
+
+
+@given(st.lists(st.one_of(_TEXT, st.sampled_from([",rank_key(", "),selected(", '"', "\\", ""])), max_size=5))
+def test_texts_prints_like_str_whatever_the_strings_hold(strings):
+    """Strings that look like the next atom (`,rank_key(`) make the split find
+    extra boundaries; _texts notices and prints atom by atom."""
+    symbols = [clingo.Function(name, [clingo.Number(1), clingo.Function("csr", [clingo.String(s)])])
+               for s in strings for name in ("rank_key", "selected")]
+    assert engine._texts(symbols) == [str(s) for s in symbols]

@@ -31,7 +31,7 @@ def ground_size(tmp_path, runtimes: int, models: int, explain: bool) -> tuple[fl
     path.write_text(yaml.safe_dump_all(cluster_documents(runtimes, models=models, seed=runtimes * 1000 + models)))
     cluster = load([str(path)])
     queries = [Query(NAMESPACE, model=m.name) for m in cluster.models]
-    answer = engine.solve(build_facts(cluster, queries), len(queries), explain=explain)
+    answer = engine.solve(build_facts(cluster, queries), len(queries), explain=explain, sizes=True)
     pairs = sum(len(q.ranking) for q in answer.queries.values())
     rows = sum(len(q.verdicts) for q in answer.queries.values())
     return answer.stats["atoms"], pairs, rows, sum(len(r.entries) for r in cluster.runtimes)

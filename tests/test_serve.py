@@ -3,12 +3,16 @@ answers the same queries, from a preloaded cluster or per-request manifests."""
 
 from __future__ import annotations
 
+import copy
 import json
+from unittest import mock
 
 import yaml
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import FIXTURES, run_cli
+from ome_asp import serve as serve_module
 from ome_asp.testing import strategies
 
 WORKED = str(FIXTURES / "worked-example")
@@ -79,3 +83,33 @@ def test_preloaded_batches_answer_like_one_query_explain(tmp_path_factory, case)
         assert answer["report"] == json.loads(expected.stdout)
     else:
         assert "error: " + answer["error"] in expected.stderr.splitlines()
+
+
+_ODD_VALUES = st.one_of(
+    st.text(), st.integers(), st.floats(), st.none(), st.booleans(), st.just("\x85"), st.just("2024-01-01"),
+    st.just("yes"), st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(strategies.clusters(), st.data())
+def test_manifests_read_as_they_are_answer_like_their_yaml_text(case, data):
+    """serve reads a request's manifests without writing them as YAML when
+    that text would read back as them: every answer, error or report, is the
+    one of the YAML path, also with odd values put anywhere."""
+    documents, query = case
+    documents = copy.deepcopy(documents)
+    for _ in range(data.draw(st.integers(0, 2))):
+        node = data.draw(st.sampled_from(documents))
+        for key in data.draw(st.lists(st.sampled_from(["spec", "metadata", "supportedModelFormats", "name", "priority", "x"]), max_size=3)):
+            child = node.get(key) if isinstance(node, dict) else None
+            if isinstance(child, list) and child:
+                child = child[0]
+            if not isinstance(child, dict):
+                break
+            node = child
+        node[data.draw(st.sampled_from(["name", "namespace", "priority", "weight", "modelFormat", "x"]))] = data.draw(_ODD_VALUES)
+    request = {"id": 0, "manifests": documents, **query}
+    with mock.patch.object(serve_module, "_reads_back", lambda manifests: False):
+        expected = serve_module.respond(request, None)
+    assert serve_module.respond(request, None) == expected
