@@ -7,6 +7,7 @@ import yaml
 
 
 def entry(**overrides) -> dict:
+    """A supportedModelFormats entry that matches the model; an override of None drops the field."""
     base = {
         "modelFormat": {"name": "safetensors", "version": "1.0.0"},
         "modelFramework": {"name": "transformers", "version": "4.45.0.dev0"},
@@ -14,7 +15,7 @@ def entry(**overrides) -> dict:
         "autoSelect": True,
     }
     base.update(overrides)
-    return base
+    return {k: v for k, v in base.items() if v is not None}
 
 
 def runtime(name: str, namespace: str | None = None, **spec) -> dict:

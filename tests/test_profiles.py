@@ -18,6 +18,7 @@ from ome_asp import gosort, profiles
 from ome_asp.cli import build_parser
 from ome_asp.errors import UsageError
 from ome_asp.sizes import is_go_size, parse_go_size
+from manifests import entry
 
 WORKED = str(FIXTURES / "worked-example")
 MODE_14_3 = str(FIXTURES / "examples" / "14.3-deployment-mode")
@@ -27,17 +28,6 @@ NOTE_CODE = "Note: kubectl ome runtime explain is not available in OME v0.1.5; t
 
 
 # --- manifests -------------------------------------------------------------------
-
-
-def entry(**overrides) -> dict:
-    base = {
-        "modelFormat": {"name": "safetensors", "version": "1.0.0"},
-        "modelFramework": {"name": "transformers", "version": "4.45.0.dev0"},
-        "modelArchitecture": "LlamaForCausalLM",
-        "autoSelect": True,
-    }
-    base.update(overrides)
-    return {k: v for k, v in base.items() if v is not None}
 
 
 def runtime(name: str, namespace: str | None = None, entries=None, metadata=None, **spec) -> dict:
