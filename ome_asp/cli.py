@@ -80,9 +80,7 @@ def _add_explain(commands) -> None:
         help="list the runtimes for a model in the order OME ranks them, and why the others do not qualify",
         description="Like `kubectl ome runtime explain`, evaluated on manifests instead of a live cluster.",
     )
-    target = explain.add_argument_group("target (exactly one)")
-    target.add_argument("--model", metavar="NAME", help="a BaseModel in the namespace, else a ClusterBaseModel")
-    target.add_argument("--isvc", metavar="NAME", help="an InferenceService: also applies its accelerator class and deployment mode")
+    target = add_explain_targets(explain)
     target.add_argument(
         "--all-models", action="store_true",
         help="every model in the input, in one run: each BaseModel in its namespace, each ClusterBaseModel in -n's",
@@ -103,6 +101,14 @@ def _add_explain(commands) -> None:
     explain.add_argument("--with-effective", action="store_true", help="not supported by ome-asp (needs a live cluster)")
     explain.add_argument("--ome-namespace", default="ome", help="accepted for compatibility; used only with --with-effective")
     explain.set_defaults(run=run_explain)
+
+
+def add_explain_targets(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    """--model and --isvc as explain reads them (E7); steer asks about the same query."""
+    target = parser.add_argument_group("target (exactly one)")
+    target.add_argument("--model", metavar="NAME", help="a BaseModel in the namespace, else a ClusterBaseModel")
+    target.add_argument("--isvc", metavar="NAME", help="an InferenceService: also applies its accelerator class and deployment mode")
+    return target
 
 
 def _add_serve(commands) -> None:

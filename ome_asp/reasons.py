@@ -36,15 +36,20 @@ def check_id(check: clingo.Symbol | str) -> str:
     return str(check).upper()
 
 
+def _registry(table: dict[str, Callable[..., str]]):
+    """A decorator factory: @name("functor") files the function under the functor in `table`."""
+    def named(name: str):
+        def register(function):
+            table[name] = function
+            return function
+
+        return register
+
+    return named
+
+
 _RENDER: dict[str, Callable[..., str]] = {}
-
-
-def _renders(name: str):
-    def register(function):
-        _RENDER[name] = function
-        return function
-
-    return register
+_renders = _registry(_RENDER)
 
 
 def text(term: clingo.Symbol, details: dict[int, list[clingo.Symbol]] | None = None) -> str:
@@ -305,14 +310,7 @@ def _runtime_name(runtime: clingo.Symbol) -> str:
 
 
 _OUTCOME: dict[str, Callable[..., str]] = {}
-
-
-def _outcome(name: str):
-    def register(function):
-        _OUTCOME[name] = function
-        return function
-
-    return register
+_outcome = _registry(_OUTCOME)
 
 
 def outcome_text(

@@ -384,9 +384,9 @@ def add_parser(commands, common) -> None:
         help="the smallest edits to the manifests that make a runtime the selected one",
         description="Compute minimal edit sets that make RUNTIME win, and verify each by selecting again.",
     )
-    target = parser.add_argument_group("target (exactly one)")
-    target.add_argument("--model", metavar="NAME", help="a BaseModel in the namespace, else a ClusterBaseModel")
-    target.add_argument("--isvc", metavar="NAME", help="an InferenceService: also applies its accelerator class and deployment mode")
+    from .cli import add_explain_targets  # cli imports this module
+
+    add_explain_targets(parser)
     parser.add_argument("--want", required=True, metavar="RUNTIME",
                         help="the runtime to make win: NAME, ServingRuntime/NAME or ClusterServingRuntime/NAME")
     parser.add_argument("-o", "--output", choices=("text", "yaml", "json"), default="text")
