@@ -211,6 +211,16 @@ def test_code_v015_Z3_one_bounded_range_with_sized_model_is_outcome_panic():
     assert ranking(CODE, model(), rt) == ["rt"]
 
 
+def test_code_v015_Z3_two_qualifying_runtimes_without_a_distance_are_an_outcome_not_two_optima():
+    """Both one-bounded: neither has a rank key, so selection.lp makes no choice
+    (it had two equal optima: an internal error, found by Hypothesis)."""
+    objects = (model(modelParameterSize="3.21B"), runtime("rt-a", modelSizeRange={"max": "3.21B"}),
+               runtime("rt-b", modelSizeRange={"max": "3.21B"}))
+    result = explain(CODE, *objects)
+    assert result.code == 3
+    assert result.stderr.splitlines()[-1].startswith("error: outcome panic: ClusterServingRuntime rt-a: ")
+
+
 def test_code_v015_Z3_any_auto_selection_candidate_panics_but_only_the_named_runtime_when_named():
     objects = (model(modelParameterSize="3.21B"), runtime("one-bounded", modelSizeRange={"max": "70B"}),
                runtime("fine", modelSizeRange={"min": "1B", "max": "70B"}))
