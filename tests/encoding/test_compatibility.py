@@ -1,6 +1,7 @@
 """compatibility.lp on its own: compatibility (Q10-Q14, Q20-Q24, I7) per
 (model, signature), the E15 pieces, which runtimes support the model (Q5,
-Q15) and the first compatible entry (Q16).
+Q15: the pairs the checks examine, examined/2) and the first compatible
+entry (Q16).
 
 An entry refers to a signature sig(N) (what it declares to match a model);
 matching is decided once per (model, signature) pair, whatever entries of
@@ -13,6 +14,10 @@ query 1 both in scope cluster), version_match/3 (versions.lp: whether the
 V-rules accept a pair; a pair without the fact does not match) and
 first_entry_wanted/2 (qualification.lp and explanation.lp: the pairs whose
 first compatible entry is read).
+
+The core derives no supports/2: a runtime supports the model exactly when
+compatibility.lp examines the pair (examined/2), so the tests of Q5 read
+examined/2 (explanation.lp adds every other candidate, test_explanation.py).
 """
 
 import pytest
@@ -217,7 +222,7 @@ def test_i7_model_without_framework_matches_no_entry():
         ("sig(1)", "framework", 'model_lacks_framework("onnxruntime")'),
     }
     assert answer.rows("compatible") == set()
-    assert answer.rows("supports") == set()
+    assert answer.rows("examined") == set()
 
 
 def test_every_failing_part_is_reported():
@@ -314,7 +319,7 @@ def test_q24_only_the_first_pipeline_failure():
     answer = solve(b)
     assert mismatches(answer) == {("sig(0)", "pipeline", 'pipeline_class_mismatch("B","A")')}
     assert answer.rows("compatible") == set()
-    assert answer.rows("supports") == set()
+    assert answer.rows("examined") == set()
 
 
 # --- Q15, Q16 ----------------------------------------------------------------
@@ -322,7 +327,7 @@ def test_q24_only_the_first_pipeline_failure():
 
 def test_q15_q16_first_compatible_entry():
     """Q15: any compatible entry (autoSelect is not read) makes the runtime
-    support the model; Q16: the first compatible entry in list order is the
+    support the model (the pair is examined); Q16: the first compatible entry in list order is the
     one explain reads (entries 1 and 2 share a compatible signature)."""
     other = runtime_id("ClusterServingRuntime", None, "other")
     b = builder(RT, other)
@@ -335,7 +340,7 @@ def test_q15_q16_first_compatible_entry():
     b.fact.first_entry_wanted(1, RT)
     answer = solve(b)
     assert answer.rows("compatible") == {(text(M), "sig(1)")}
-    assert answer.rows("supports") == {("1", R)}
+    assert answer.rows("examined") == {("1", R)}
     assert answer.rows("compatible_entry") == {("1", R, "1"), ("1", R, "2")}
     assert answer.rows("first_compatible_entry") == {("1", R, "1")}
 
@@ -351,8 +356,8 @@ def test_q16_first_compatible_entry_is_entry_0_when_it_is_compatible():
 
 def test_q16_compatible_entries_only_where_the_first_one_is_wanted():
     """Q16: the compatible entries are listed only for the pairs whose first
-    compatible entry is read (first_entry_wanted); support (Q5) is not
-    affected."""
+    compatible entry is read (first_entry_wanted); support (Q5, the examined
+    pairs) is not affected."""
     other = runtime_id("ClusterServingRuntime", None, "other")
     b = builder(RT, other)
     model(b)
@@ -360,7 +365,7 @@ def test_q16_compatible_entries_only_where_the_first_one_is_wanted():
     entry(b, 0, r=other, n=0)
     b.fact.first_entry_wanted(1, other)
     answer = solve(b)
-    assert answer.rows("supports") == {("1", R), ("1", text(other))}
+    assert answer.rows("examined") == {("1", R), ("1", text(other))}
     assert answer.rows("compatible_entry") == {("1", text(other), "0")}
     assert answer.rows("first_compatible_entry") == {("1", text(other), "0")}
 
@@ -389,7 +394,7 @@ def test_pairs_are_the_evaluated_models_with_every_signature():
 def test_a_shared_signature_is_matched_once_for_all_its_entries():
     """Q10-Q14 depend only on what an entry declares: entries of two runtimes
     that share a signature get one verdict, and both runtimes support the
-    model (Q5) or neither does."""
+    model (Q5: both pairs are examined) or neither does."""
     other = runtime_id("ClusterServingRuntime", None, "other")
     b = builder(RT, other)
     model(b, arch="LlamaForCausalLM")
@@ -399,12 +404,13 @@ def test_a_shared_signature_is_matched_once_for_all_its_entries():
     entry(b, 1, r=other, n=0)
     answer = solve(b)
     assert mismatches(answer) == {("sig(0)", "architecture", 'architecture_mismatch("LlamaForCausalLM","MistralForCausalLM")')}
-    assert answer.rows("supports") == {("1", R), ("1", text(other))}
+    assert answer.rows("examined") == {("1", R), ("1", text(other))}
 
 
 def test_matching_is_per_model():
     """Two queries with different models: each signature is matched with each
-    model on its own, and each query's runtimes support its own model."""
+    model on its own, and each query's runtimes support its own model (only
+    query 1's pair is examined)."""
     llama, mistral = term('cbm("llama")'), term('cbm("mistral")')
     b = FactBuilder()
     for q, m in ((1, llama), (2, mistral)):
@@ -417,14 +423,15 @@ def test_matching_is_per_model():
     answer = solve(b)
     assert answer.rows("compatible") == {(text(llama), "sig(0)")}
     assert mismatches(answer, mistral) == {("sig(0)", "architecture", 'architecture_mismatch("MistralForCausalLM","LlamaForCausalLM")')}
-    assert answer.rows("supports") == {("1", R)}
+    assert answer.rows("examined") == {("1", R)}
 
 
 def test_q1_q5_only_runtimes_in_the_query_scope_support_the_model():
     """Q5 over the Q1 candidates: a compatible signature makes a runtime
-    support the model only when the runtime is in the query's scope (its
-    namespace's ServingRuntimes, every ClusterServingRuntime); a runtime with
-    no scope (not admitted, I9) supports nothing."""
+    support the model (the pair is examined) only when the runtime is in the
+    query's scope (its namespace's ServingRuntimes, every
+    ClusterServingRuntime); a runtime with no scope (not admitted, I9)
+    supports nothing."""
     here = runtime_id("ServingRuntime", "ns1", "here")
     there = runtime_id("ServingRuntime", "ns2", "there")
     cluster = runtime_id("ClusterServingRuntime", None, "cluster")
@@ -440,4 +447,4 @@ def test_q1_q5_only_runtimes_in_the_query_scope_support_the_model():
     entry(b, 0, r=here)
     for r in (there, cluster, denied):
         entry(b, 0, r=r, n=0)
-    assert solve(b).rows("supports") == {("1", text(here)), ("1", text(cluster))}
+    assert solve(b).rows("examined") == {("1", text(here)), ("1", text(cluster))}

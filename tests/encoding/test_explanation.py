@@ -1,21 +1,26 @@
 """explanation.lp: what only explain and the no-runtime message need --
-every candidate examined (Q1), the Q5 failure (E14 row 4) with its model
-label (E16) and the E15 pieces per (model, signature), the later failed
-checks, which excluded runtimes the no-runtime message lists (O8), and
-PRIORITY and WEIGHT (E9).
+every candidate examined (Q1) and which of them support the model, the Q5
+failure (E14 row 4) with its model label (E16) and the E15 pieces per (model,
+signature), the later failed checks, the Yes rows (Q9: qualifies/2), which
+excluded runtimes the no-runtime message lists (O8), and PRIORITY and WEIGHT
+(E9).
 
 compatibility.lp is loaded alongside: it supplies part_order/2 (E15's part
 order, the data under test for the ordering), pair/2, sig_mismatch/2,
-supports/2 and first_compatible_entry/3 from the signatures, and reads
+compatible/2 and first_compatible_entry/3 from the signatures, and reads
 explanation.lp's first_entry_wanted/2. Where a test gives mismatch pieces
 directly they are mismatch/4 facts (compatibility.lp derives the same atoms
 from what a signature declares).
 
 Upstream, given as facts: evaluated/2, runtime_scope/2 and query_scope/2
-(lookup.lp), version_match/3 (versions.lp), mismatch/4 (see above), and from
-qualification.lp qualifies/2, fails/4 (the checks other than Q5),
-first_failure/4 and failed_before/3. The tests of E9 load scoring.lp too, for
-the score beside PRIORITY and WEIGHT; two tests run qualification.lp and
+(lookup.lp), version_match/3 (versions.lp), mismatch/4 (see above), from
+qualification.lp failed/2, fails/4 (the checks other than Q5),
+first_failure/4 and failed_before/3, and what explain -v reads (details.lp):
+rank_key/3 (ordering.lp), query_view/2, entry_score/4, view_score_match/2 and
+weight_reading/3 (scoring.lp), sized_query/3 and distance_case/2 (sizes.lp).
+A candidate qualifies when it fails no check, so a test makes a runtime a No
+row with failed/2 (and its failures). The tests of E9 load scoring.lp too,
+for the score beside PRIORITY and WEIGHT; two tests run qualification.lp and
 scoring.lp with it (every failed check of a Q5 failure), and two the engine
 (the E15 text is assembled per entry by ome_asp/engine.py).
 """
@@ -49,9 +54,10 @@ from .lp import run, term, text
 FILES = ("compatibility.lp", "explanation.lp")
 UPSTREAM = (
     "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3", "mismatch/4",
-    "qualifies/2", "fails/4", "first_failure/4", "failed_before/3",
-    "counted_entry/4", "weight_reading/3", "runtime_score/3",  # scoring.lp, for scoring_entry/6
-    "distance_basis/3",  # sizes.lp, shown here
+    "failed/2", "fails/4", "first_failure/4", "failed_before/3",
+    "rank_key/3",  # ordering.lp, for scoring_entry/6 and distance_basis/3
+    "query_view/2", "entry_score/4", "view_score_match/2", "weight_reading/3",  # scoring.lp, for scoring_entry/6
+    "sized_query/3", "distance_case/2",  # sizes.lp, for distance_basis/3
 )
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
@@ -307,6 +313,7 @@ def failures(*checks, r=RT):
     """qualification.lp's verdict on r, as facts: it fails `checks`, the
     first of them first."""
     b = FactBuilder()
+    b.fact.failed(1, r)
     for k, check in enumerate(checks):
         b.fact.fails(1, r, const(check), term(REASONS[check]))
         if k == 0:
@@ -333,16 +340,30 @@ def test_o8_the_first_failure_decides():
 
 def test_o8_no_message_when_some_runtime_qualifies():
     """O8: the message exists only when no candidate qualifies, so with a
-    qualifying runtime no excluded runtime is listed."""
+    qualifying runtime (a candidate failing no check) no excluded runtime is
+    listed."""
+    ok = runtime_id("ClusterServingRuntime", None, "ok")
     b = failures("q2")
-    b.fact.qualifies(1, runtime_id("ClusterServingRuntime", None, "ok"))
-    assert solve(b).rows("excluded_in_message") == set()
+    b.fact.query_scope(1, const("cluster"))
+    for r in (RT, ok):
+        b.fact.runtime_scope(r, const("cluster"))
+    answer = solve(b)
+    assert answer.rows("qualifies") == {("1", text(ok))}
+    assert answer.rows("excluded_in_message") == set()
 
 
 def test_o8_qualifying_runtime_not_listed():
+    """Q9, O8: a candidate failing no check qualifies (a Yes row) and is not
+    listed; one that failed a check does not qualify."""
+    failing = runtime_id("ClusterServingRuntime", None, "failing")
     b = FactBuilder()
-    b.fact.qualifies(1, RT)
-    assert solve(b).rows("excluded_in_message") == set()
+    b.fact.query_scope(1, const("cluster"))
+    for r in (RT, failing):
+        b.fact.runtime_scope(r, const("cluster"))
+    b.fact.failed(1, failing)
+    answer = solve(b)
+    assert answer.rows("qualifies") == {("1", R)}
+    assert answer.rows("excluded_in_message") == set()
 
 
 # --- with qualification.lp and scoring.lp --------------------------------------
@@ -351,7 +372,8 @@ PIPELINE = ("compatibility.lp", "scoring.lp", "qualification.lp", "explanation.l
 PIPELINE_UPSTREAM = (
     "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3",
     "lacks_requested_class/2", "mode_reason/3", "size_reason/3", "range_unsupported/3",
-    "distance_basis/3",  # sizes.lp, shown here
+    "rank_key/3",  # ordering.lp, for scoring_entry/6 and distance_basis/3
+    "sized_query/3", "distance_case/2",  # sizes.lp, for distance_basis/3
 )
 
 
@@ -411,6 +433,13 @@ def e9_entry(b, i, wf=1, ww=1, priority=None, auto=None, arch=LLAMA, r=RT):
         b.fact.entry_auto_select(r, i, const(auto))
 
 
+def scores(answer, q="1"):
+    """S1: the score of each runtime for query q, (runtime, score), read from
+    q's score view (scoring.lp)."""
+    views = {v for q_, v in answer.rows("query_view") if q_ == q}
+    return {(r, score) for v, r, score in answer.rows("view_score") if v in views}
+
+
 def _e9_row5(b):
     # Q19 row 1: entry 0 (compatible) is not auto-selected; entry 1
     # (incompatible) scores 10
@@ -435,19 +464,22 @@ def test_e9_table(build, score, priority, weight):
     reading and leaves weights <= 0 out (a Yes row: RT qualifies)."""
     b = e9_builder()
     build(b)
-    b.fact.qualifies(1, RT)
     answer = solve(b, E9_FILES)
-    assert answer.rows("runtime_score") == {("1", R, score)}
+    assert answer.rows("qualifies") == {("1", R)}
+    assert scores(answer) == {(R, score)}
     assert answer.rows("explain_priority") == {("1", R, priority)}
     assert answer.rows("explain_weight") == {("1", R, weight)}
 
 
 def test_e9_only_for_yes_rows():
     """E8, E9 (Q16): PRIORITY and WEIGHT only for a qualifying runtime; the
-    first compatible entry is known for every supporting one."""
+    first compatible entry is known for every supporting one (RT fails a
+    check)."""
     b = e9_builder()
     e9_entry(b, 0, 2, 1, 2)
+    b.fact.failed(1, RT)
     answer = solve(b, E9_FILES)
+    assert answer.rows("qualifies") == set()
     assert answer.rows("first_entry_wanted") == {("1", R)}
     assert answer.rows("first_compatible_entry") == {("1", R, "0")}
     assert answer.rows("explain_priority") == set()
@@ -462,8 +494,6 @@ def test_e9_weight_is_read_per_weights_term():
     b.fact.runtime_scope(other, const("cluster"))
     e9_entry(b, 0, 0, 3, 2)
     e9_entry(b, 0, 0, 3, 2, r=other)
-    for r in (RT, other):
-        b.fact.qualifies(1, r)
     answer = solve(b, E9_FILES)
     assert answer.rows("weights_shown") == {("w(1)", "6")}
     assert answer.rows("explain_weight") == {("1", R, "6"), ("1", text(other), "6")}
@@ -475,10 +505,56 @@ def test_e9_large_weight_stays_exact():
     b = e9_builder()
     e9_entry(b, 0, 3_000_000_000, 1)
     e9_entry(b, 1, 2**31 - 1, 1, 2)
-    b.fact.qualifies(1, RT)
     answer = solve(b, E9_FILES)
-    assert answer.rows("runtime_score") == {("1", R, "4294967296")}
+    assert scores(answer) == {(R, "4294967296")}
     assert answer.rows("explain_weight") == {("1", R, "3000000001")}
+
+
+# --- explain -v: why a Yes row ranks where it does ----------------------------------
+
+RANKED_FILES = ("compatibility.lp", "scoring.lp", "ordering.lp", "explanation.lp")
+RANKED_UPSTREAM = tuple(u for u in UPSTREAM if u != "rank_key/3") + (
+    "runtime/1",  # admission.lp
+    "runtime_distance/2", "sized_distance/3",  # sizes.lp
+)
+
+
+def test_s1_scoring_entries_are_the_counted_entries_of_the_row_score():
+    """S1, S2 (explain -v): a Yes row's scoring entries are its counted
+    entries whose score is the row's (its rank key's): not one scoring less,
+    nor one not counted (autoSelect false), whatever it would score; a No row
+    has none."""
+    other = runtime_id("ClusterServingRuntime", None, "other")
+    b = e9_builder()
+    b.fact.runtime_scope(other, const("cluster"))
+    for k, r in enumerate((RT, other)):
+        b.fact.runtime(r)
+        b.fact.runtime_name_rank(r, k)
+    e9_entry(b, 0, 1, 2, 2)  # 6
+    e9_entry(b, 1, 2, 1, 2)  # 6, other weights
+    e9_entry(b, 2, 1, 1, 1)  # 2
+    e9_entry(b, 3, 3, 3, 2, auto="false")  # would be 12: not counted
+    e9_entry(b, 0, 1, 2, 2, r=other)
+    b.fact.failed(1, other)
+    answer = solve(b, RANKED_FILES, RANKED_UPSTREAM)
+    assert scores(answer) == {(R, "6"), (text(other), "6")}
+    assert {row[:2] for row in answer.rows("rank_key")} == {("1", R)}
+    assert {row[:3] for row in answer.rows("scoring_entry")} == {("1", R, "0"), ("1", R, "1")}
+    assert {row[4:] for row in answer.rows("scoring_entry")} == {("raw", "raw")}
+
+
+def test_z5_distance_basis_for_a_sized_yes_row():
+    """Z5 (explain -v): a Yes row of a sized model shows which case gave its
+    distance, its runtime's (distance_case/2); a runtime without a rank key
+    (a No row) or a model without a size shows none."""
+    other = runtime_id("ClusterServingRuntime", None, "other")
+    b = builder(runtimes=(RT, other))
+    b.fact.rank_key(1, RT, term("(1,-1,0,0)"))
+    b.fact.sized_query(1, "3.21B", b.exact(3_210_000_000))
+    b.fact.distance_case(RT, term("both_bounds"))
+    b.fact.distance_case(other, term("no_range"))
+    b.fact.rank_key(2, RT, term("(1,-1,0,0)"))  # query 2: a model without a size
+    assert solve(b).rows("distance_basis") == {("1", R, "both_bounds")}
 
 
 # --- the E15 text, assembled by the engine ----------------------------------------

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ome_asp.facts import FactBuilder, runtime_id
+from ome_asp.facts import FactBuilder, const, runtime_id
 
 from .lp import INPUT_PREDICATES, optimal_models, run
 
@@ -48,13 +48,18 @@ def test_an_input_predicate_cannot_be_declared_upstream():
 def test_more_than_one_answer_set_fails():
     """selection.lp chooses; without its #minimize the choice has one answer set per runtime."""
     files = ("ordering.lp", "selection.lp")
-    upstream = ("qualifies/2", "runtime_score/3", "distance/3", "sized_query/3", "runtime/1")
+    upstream = (
+        "examined/2", "failed/2", "query_view/2", "view_score/3", "runtime/1",
+        "sized_query/3", "runtime_distance/2", "sized_distance/3",
+    )
     b = FactBuilder()
+    view = const("v")
+    b.fact.query_view(1, view)
     for name in ("a", "b"):
         r = runtime_id("ClusterServingRuntime", None, name)
         b.fact.runtime(r)
-        b.fact.qualifies(1, r)
-        b.fact.runtime_score(1, r, b.exact(1))
+        b.fact.examined(1, r)
+        b.fact.view_score(view, r, b.exact(1))
         b.fact.runtime_name_rank(r, 1)
     with pytest.raises(AssertionError, match="exactly one answer set, got 2"):
         run(files, b, upstream=upstream)

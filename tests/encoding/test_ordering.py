@@ -3,11 +3,15 @@ qualifying runtime (rank_key/3, ordering.lp), the #minimize levels that
 select the first runtime of the order (O5, selection.lp), uniqueness of the
 optimum.
 
-Upstream, given as facts: qualifies/2 (qualification.lp), runtime_score/3
-(scoring.lp), distance/3 and sized_query/3 (sizes.lp), runtime/1
-(admission.lp); runtime_name_rank/2 is an input fact (the rank of
-metadata.name in code-point order, computed here the way the fact builder
-does: sorted distinct names, from 1).
+A runtime qualifies when it is examined and fails no check. Upstream, given
+as facts: examined/2 (compatibility.lp, explanation.lp), failed/2
+(qualification.lp), query_view/2 and view_score/3 (scoring.lp: the query's
+score view and the runtimes' scores for it, all above 0 here as Q8 passed),
+sized_query/3, runtime_distance/2 and sized_distance/3 (sizes.lp: the
+distance given per runtime, or per (model size, runtime) for a one-bounded
+range), runtime/1 (admission.lp); runtime_name_rank/2 is an input fact (the
+rank of metadata.name in code-point order, computed here the way the fact
+builder does: sorted distinct names, from 1).
 
 The full order is read by its definition (`successive_optima`: the winner,
 then the winner of the rest, ...), and the rank keys are checked to sort the
@@ -18,15 +22,22 @@ import pytest
 
 from ome_asp.facts import FactBuilder, runtime_id
 
-from .lp import optimal_models, optimum, run, successive_optima, text
+from .lp import optimal_models, optimum, run, successive_optima, term, text
 
 KEYS = ("ordering.lp",)
 FILES = ("ordering.lp", "selection.lp")
-UPSTREAM = ("qualifies/2", "runtime_score/3", "distance/3", "sized_query/3", "runtime/1")
+UPSTREAM = (
+    "examined/2", "failed/2", "query_view/2", "view_score/3",
+    "sized_query/3", "runtime_distance/2", "sized_distance/3", "runtime/1",
+)
 
 B = 10**9
 SIZE = 3_210_000_000
-# O7: (name, score, distance); all ClusterServingRuntimes, model 3.21B
+#: The score view of the queries' model (any term does).
+VIEW = term('view("safetensors",none,set,"transformers",none)')
+# O7: (name, score, distance); all ClusterServingRuntimes, model 3.21B; a-min2
+# is one-bounded, so its distance is given for the size (ONE_BOUNDED).
+ONE_BOUNDED = {"a-min2"}
 O7 = [
     ("z-top", 8, 69 * B),
     ("b-open", 6, 0),
@@ -45,19 +56,26 @@ def sr(name, ns="ns"):
     return runtime_id("ServingRuntime", ns, name), name
 
 
-def builder(runtimes, sized=True, query=1):
-    """runtimes: [((id, name), score, distance)], all qualifying for `query`;
-    sized: the query's model sets modelParameterSize 3.21B."""
+def builder(runtimes, sized=True, query=1, one_bounded=ONE_BOUNDED):
+    """runtimes: [((id, name), score, distance)], all qualifying for `query`
+    (examined, no failed check), with `score` for the query's view; sized:
+    the query's model sets modelParameterSize 3.21B. The distance is given
+    per runtime (runtime_distance/2, whether or not the model is sized, as
+    sizes.lp gives it), or for a name in `one_bounded` per size in use
+    (sized_distance/3, so only when sized)."""
     b = FactBuilder()
     ranks = {name: k for k, name in enumerate(sorted({name for (_, name), _, _ in runtimes}), 1)}
+    b.fact.query_view(query, VIEW)
     if sized:
         b.fact.sized_query(query, "3.21B", b.exact(SIZE))
     for (r, name), score, distance in runtimes:
         b.fact.runtime(r)
-        b.fact.qualifies(query, r)
-        b.fact.runtime_score(query, r, b.exact(score))
-        if sized:
-            b.fact.distance(query, r, b.exact(distance))
+        b.fact.examined(query, r)
+        b.fact.view_score(VIEW, r, b.exact(score))
+        if name not in one_bounded:
+            b.fact.runtime_distance(r, b.exact(distance))
+        elif sized:
+            b.fact.sized_distance(b.exact(SIZE), r, b.exact(distance))
         b.fact.runtime_name_rank(r, ranks[name])
     return b
 
@@ -137,20 +155,51 @@ def test_rank_key_vectors():
 
 
 def test_o3_unsized_distance_level_is_zero():
-    """O3: a model without a size skips the step: every key has 0 there."""
-    b = builder([(csr("a"), 6, 0), (csr("b"), 8, 0)], sized=False)
+    """O3: a model without a size skips the step: every key has 0 there,
+    whatever distance the runtime's range gives."""
+    b = builder([(csr("a"), 6, 5 * B), (csr("b"), 8, 7 * B)], sized=False)
     assert {v[2] for v in keys(run(KEYS, b, upstream=UPSTREAM)).values()} == {0}
 
 
-def test_rank_key_only_for_qualifying_runtimes():
-    """Only qualifying runtimes are ordered: an examined runtime that does not
-    qualify has a score but no key."""
-    b = builder([(csr("a"), 6, 0)])
-    other, _ = csr("b")
-    b.fact.runtime(other)
-    b.fact.runtime_score(1, other, b.exact(6))
-    b.fact.distance(1, other, b.exact(0))
-    b.fact.runtime_name_rank(other, 2)
+def test_o3_distance_for_the_querys_size():
+    """O3 (Z5): a one-bounded range's distance is the one for the query's
+    model size; a sized query whose runtime has no distance gets no key
+    (the query ends with an outcome, profiles.md section 0)."""
+    (a, _), (nodist, _) = csr("a-min2"), csr("n")
+    b = builder([(csr("a-min2"), 6, 1_210_000_000)])
+    b.fact.sized_distance(b.exact(7 * B), a, b.exact(5 * B))  # another model's size
+    b.fact.query_view(2, VIEW)
+    b.fact.sized_query(2, "7B", b.exact(7 * B))
+    b.fact.examined(2, a)
+    for q in (1, 2):
+        b.fact.examined(q, nodist)
+    b.fact.runtime(nodist)
+    b.fact.view_score(VIEW, nodist, b.exact(6))
+    b.fact.runtime_name_rank(nodist, 2)
+    answer = run(KEYS, b, upstream=UPSTREAM)
+    # the positive exact numbers, in order: 6, 1.21B, 3.21B, 5B, 7B -> ranks 1..5
+    assert keys(answer, 1) == {text(a): (1, -1, 2, 1)}
+    assert keys(answer, 2) == {text(a): (1, -1, 4, 1)}
+
+
+@pytest.mark.parametrize("distance", ["unsized", "per-runtime", "per-size"])
+def test_rank_key_only_for_qualifying_runtimes(distance):
+    """Only qualifying runtimes are ordered: an examined runtime with a
+    failed check, and a runtime the query does not examine, have a score and
+    a distance but no key -- whichever way the distance is given (no size,
+    per runtime, per size: one rule each)."""
+    one_bounded = {"a", "b"} if distance == "per-size" else set()
+    b = builder([(csr("a"), 6, 0), (csr("b"), 6, 0)], sized=distance != "unsized", one_bounded=one_bounded)
+    failing, _ = csr("b")
+    b.fact.failed(1, failing)
+    unexamined, _ = csr("c")
+    b.fact.runtime(unexamined)
+    b.fact.view_score(VIEW, unexamined, b.exact(6))
+    if distance == "per-size":
+        b.fact.sized_distance(b.exact(SIZE), unexamined, b.exact(0))
+    else:
+        b.fact.runtime_distance(unexamined, b.exact(0))
+    b.fact.runtime_name_rank(unexamined, 3)
     assert set(keys(run(KEYS, b, upstream=UPSTREAM))) == set(names(csr("a")))
 
 
@@ -191,7 +240,7 @@ def test_cost_vector_has_every_level_without_a_qualifying_runtime():
     [
         pytest.param([(csr(n), s, d) for n, s, d in O7], id="O7"),
         pytest.param([(sr("x"), 6, 0), (csr("x"), 6, 0)], id="same-name-both-kinds"),
-        pytest.param([(csr("a"), 0, 0), (csr("b"), 0, 0)], id="all-ties-but-name"),
+        pytest.param([(csr("a"), 1, 0), (csr("b"), 1, 0)], id="all-ties-but-name"),
     ],
 )
 def test_the_optimum_is_unique(runtimes):
@@ -201,14 +250,14 @@ def test_the_optimum_is_unique(runtimes):
 
 def test_o5_one_selection_per_query():
     """O5: each query selects the first of its own order, independently:
-    two queries with the same runtimes select the same one (their costs do
-    not merge); no qualifying runtime, no selection."""
+    two queries with the same runtimes (and the same model view, so the same
+    scores) select the same one (their costs do not merge); no qualifying
+    runtime, no selection."""
     b = builder([(csr("a"), 1, 0), (csr("b"), 2, 0)])
     b.fact.sized_query(2, "3.21B", b.exact(SIZE))
-    for (r, name), score in ((csr("a"), 1), (csr("b"), 2)):
-        b.fact.qualifies(2, r)
-        b.fact.runtime_score(2, r, b.exact(score))
-        b.fact.distance(2, r, b.exact(0))
+    b.fact.query_view(2, VIEW)
+    for r, _ in (csr("a"), csr("b")):
+        b.fact.examined(2, r)
     b.fact.query(3)
     best = optimum(FILES, b, upstream=UPSTREAM)
     assert best.answer.rows("selected") == {("1", names(csr("b"))[0]), ("2", names(csr("b"))[0])}

@@ -1,13 +1,20 @@
 """sizes.lp on its own: the size-range check (Z3), its reason (Z4) and the
-distance (Z5), every row of the Z3 and Z5 tables.
+distance (Z5), every row of the Z3 and Z5 tables; with ordering.lp, the
+distance a qualifying runtime's rank key carries (O3).
 
 Upstream, given as facts: evaluated/2 (lookup.lp), examined/2
-(qualification.lp: the runtimes that support the model; explanation.lp: every
-candidate) and qualifies/2 (qualification.lp). Counts are `ome_asp.sizes.parse_size` of the
-strings (Z1, Z2) and enter only as exact numbers (val/2). The per-pair
-facts are computed here the way ome_asp/facts.py computes them: a range with
-both bounds gets runtime_range_width(max - min); a range with one bound gets
-size_gap(size, bound, |bound - size|) (Z5).
+(compatibility.lp: the runtimes that support the model; explanation.lp: every
+candidate) and runtime/1 (admission.lp). Counts are
+`ome_asp.sizes.parse_size` of the strings (Z1, Z2) and enter only as exact
+numbers (val/2). The per-runtime and per-size facts are computed here the way
+ome_asp/facts.py computes them: a range with both bounds gets
+runtime_range_width(max - min); a range with one bound gets
+size_gap(size, bound, |bound - size|) (Z5). sizes.lp gives the distance per
+runtime (runtime_distance/2) where it does not depend on the size, else per
+(size, runtime) (sized_distance/3), never per (query, runtime) pair: ordering.lp
+takes the query's from these. The tests with ordering.lp give its other
+upstream as facts: failed/2 (qualification.lp), query_view/2 and view_score/3
+(scoring.lp).
 """
 
 import clingo
@@ -19,7 +26,9 @@ from ome_asp.sizes import parse_size
 from .lp import run, term, text
 
 FILES = ("sizes.lp",)
-UPSTREAM = ("evaluated/2", "examined/2", "qualifies/2")
+UPSTREAM = ("evaluated/2", "examined/2", "runtime/1")
+#: ordering.lp's upstream besides sizes.lp's predicates.
+ORDERING_UPSTREAM = UPSTREAM + ("failed/2", "query_view/2", "view_score/3")
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
 R = text(RT)
@@ -27,17 +36,17 @@ M = term('cbm("m")')
 NO_RANGE = "no range"  # the runtime has no modelSizeRange
 
 
-def facts(size, min_=None, max_=None, qualifies=False, examined=True):
-    """One model (size None: no modelParameterSize) and one examined runtime
-    with modelSizeRange {min, max} (None: absent; both NO_RANGE: no range)."""
+def facts(size, min_=None, max_=None, examined=True):
+    """One model (size None: no modelParameterSize) and one runtime, examined
+    unless told otherwise, with modelSizeRange {min, max} (None: absent; both
+    NO_RANGE: no range)."""
     b = FactBuilder()
     f, exact = b.fact, b.exact
     f.model(M)
     f.evaluated(1, M)
+    f.runtime(RT)
     if examined:
         f.examined(1, RT)
-    if qualifies:
-        f.qualifies(1, RT)
     if size is not None:
         f.model_size(M, size, exact(parse_size(size)))
     if min_ == NO_RANGE:
@@ -57,6 +66,43 @@ def facts(size, min_=None, max_=None, qualifies=False, examined=True):
 
 def solve(b):
     return run(FILES, b, upstream=UPSTREAM)
+
+
+def distances(answer):
+    """Z5's distance of each runtime for the model's size (the tests' one
+    sized model): the one given per runtime and the one given per size."""
+    return answer.rows("runtime_distance") | {(r, d) for _size, r, d in answer.rows("sized_distance")}
+
+
+def ranked(b, failed=False):
+    """sizes.lp with ordering.lp: RT's score view for query 1 scores 1 (above
+    0, as Q8 passed), and RT fails a check when `failed`."""
+    view = const("v")
+    b.fact.query_view(1, view)
+    b.fact.view_score(view, RT, b.exact(1))
+    b.fact.runtime_name_rank(RT, 1)
+    if failed:
+        b.fact.failed(1, RT)
+    return run(FILES + ("ordering.lp",), b, upstream=ORDERING_UPSTREAM)
+
+
+def key_distances(answer):
+    """(query, runtime, distance) of every rank key (ordering.lp): its third
+    component is the rank K of the distance, read back as the decimal D of the
+    answer's val(K, D) of that rank (0 is always rank 0)."""
+    decimals = {0: "0"}
+
+    def collect(symbol):
+        if symbol.match("val", 2):
+            decimals[symbol.arguments[0].number] = symbol.arguments[1].string
+        if symbol.type == clingo.SymbolType.Function:
+            for argument in symbol.arguments:
+                collect(argument)
+
+    for symbol in answer.symbols:
+        collect(symbol)
+    keys = [s for s in answer.symbols if s.match("rank_key", 3)]
+    return {(str(q), str(r), decimals[key.arguments[2].number]) for q, r, key in (s.arguments for s in keys)}
 
 
 @pytest.mark.parametrize(
@@ -111,36 +157,88 @@ def test_z4_reason(min_, max_, size, reason):
     assert solve(facts(size, min_, max_)).rows("size_reason") == {("1", R, f"size_out_of_range({reason})")}
 
 
-@pytest.mark.parametrize(
-    ("size", "min_", "max_", "distance"),
-    [
-        pytest.param("3.21B", NO_RANGE, None, "0", id="no-range"),
-        pytest.param("3.21B", "1B", "8B", "7000000000", id="1B-8B"),
-        pytest.param("3.21B", "1B", "70B", "69000000000", id="1B-70B"),
-        pytest.param("3.21B", "2B", None, "1210000000", id="min-2B-only"),
-        pytest.param("3.21B", None, "13B", "9790000000", id="max-13B-only"),
-        pytest.param("405B", "70B", None, "335000000000", id="405B-min-70B-only"),
-        pytest.param("3.21B", None, None, "0", id="empty-range"),
-    ],
-)
+Z5_TABLE = [
+    pytest.param("3.21B", NO_RANGE, None, "0", id="no-range"),
+    pytest.param("3.21B", "1B", "8B", "7000000000", id="1B-8B"),
+    pytest.param("3.21B", "1B", "70B", "69000000000", id="1B-70B"),
+    pytest.param("3.21B", "2B", None, "1210000000", id="min-2B-only"),
+    pytest.param("3.21B", None, "13B", "9790000000", id="max-13B-only"),
+    pytest.param("405B", "70B", None, "335000000000", id="405B-min-70B-only"),
+    pytest.param("3.21B", None, None, "0", id="empty-range"),
+]
+
+
+@pytest.mark.parametrize(("size", "min_", "max_", "distance"), Z5_TABLE)
 def test_z5_table(size, min_, max_, distance):
     """Z5, every row (and the {} range: 0)."""
-    assert solve(facts(size, min_, max_, qualifies=True)).rows("distance") == {("1", R, distance)}
+    assert distances(solve(facts(size, min_, max_))) == {(R, distance)}
+
+
+@pytest.mark.parametrize(("size", "min_", "max_", "distance"), Z5_TABLE)
+def test_o3_rank_key_carries_the_z5_distance(size, min_, max_, distance):
+    """O3 orders by Z5's distance: the rank key of a qualifying runtime
+    (ordering.lp) carries it, every row of the Z5 table."""
+    assert key_distances(ranked(facts(size, min_, max_))) == {("1", R, distance)}
+
+
+@pytest.mark.parametrize(
+    ("min_", "max_", "case", "per_size"),
+    [
+        pytest.param(NO_RANGE, None, "no_range", False, id="no-range"),
+        pytest.param(None, None, "no_bounds", False, id="empty-range"),
+        pytest.param("2B", None, "one_bound(min)", True, id="min-only"),
+        pytest.param(None, "13B", "one_bound(max)", True, id="max-only"),
+        pytest.param("1B", "8B", "both_bounds", False, id="both"),
+    ],
+)
+def test_z5_case_decides_whether_the_distance_depends_on_the_size(min_, max_, case, per_size):
+    """Z5's case is the runtime's alone (distance_case/2, shown by explain -v):
+    only with one bound does the distance depend on the size (|bound - s|);
+    without a range, with {} and with both bounds (the width) it is given per
+    runtime."""
+    answer = solve(facts("3.21B", min_, max_))
+    assert answer.rows("distance_case") == {(R, case)}
+    assert bool(answer.rows("sized_distance")) == per_size
+    assert bool(answer.rows("runtime_distance")) == (not per_size)
 
 
 def test_z5_fractional_distance_stays_exact():
     """Z5, I8: distances are exact rationals."""
-    assert solve(facts("1.5", "0.25", None, qualifies=True)).rows("distance") == {("1", R, "1.25")}
+    answer = solve(facts("1.5", "0.25", None))
+    assert answer.rows("sized_distance") == {("1.5", R, "1.25")}
+    assert key_distances(ranked(facts("1.5", "0.25", None))) == {("1", R, "1.25")}
+
+
+def test_z5_sized_distance_only_for_the_evaluated_models_sizes():
+    """Z5 is taken for the sizes of the evaluated models only: a model no
+    query evaluates adds no per-size distance."""
+    b = facts("3.21B", "2B", None)
+    other = term('cbm("other")')
+    b.fact.model(other)
+    b.fact.model_size(other, "405B", b.exact(parse_size("405B")))
+    b.fact.size_gap(b.exact(parse_size("405B")), b.exact(parse_size("2B")), b.exact(403_000_000_000))
+    assert solve(b).rows("sized_distance") == {("3210000000", R, "1210000000")}
+    b.fact.evaluated(2, other)
+    assert solve(b).rows("sized_distance") == {("3210000000", R, "1210000000"), ("405000000000", R, "403000000000")}
 
 
 def test_z5_no_distance_without_a_model_size():
-    """Z5: defined only for a model that sets modelParameterSize (O3 skips)."""
-    assert solve(facts(None, "1B", "8B", qualifies=True)).rows("distance") == set()
+    """Z5: defined only for a model that sets modelParameterSize (O3 skips
+    the step): the rank key's distance is 0, not the range's width, and no
+    per-size distance is taken."""
+    b = facts(None, "1B", "8B")
+    assert distances(solve(b)) == {(R, "7000000000")}  # the runtime's, for sized models
+    assert key_distances(ranked(b)) == {("1", R, "0")}
+    assert solve(facts(None, "2B", None)).rows("sized_distance") == set()
 
 
 def test_z5_only_for_qualifying_runtimes():
-    """sizes.lp computes the distance of qualifying runtimes only (O3 orders those)."""
-    assert solve(facts("3.21B", "1B", "8B")).rows("distance") == set()
+    """O3 orders qualifying runtimes only: sizes.lp's distance is per runtime,
+    and a rank key (ordering.lp) carries it only for a runtime that is
+    examined and failed no check."""
+    assert key_distances(ranked(facts("3.21B", "1B", "8B"))) == {("1", R, "7000000000")}
+    assert key_distances(ranked(facts("3.21B", "1B", "8B"), failed=True)) == set()
+    assert key_distances(ranked(facts("3.21B", "1B", "8B", examined=False))) == set()
 
 
 #: The arguments that carry a count (input.lp): predicate -> positions.
@@ -152,7 +250,7 @@ def test_counts_reach_clingo_only_as_exact_terms():
     never sees a raw count: every count argument is val(K, D) with K a small
     rank and D the exact decimal text; a raw count is refused by the fact
     builder."""
-    b = facts("1.5T", "405B", "2T", qualifies=True)
+    b = facts("1.5T", "405B", "2T")
     seen = {}
     for s in b.symbols():
         for position in COUNT_ARGUMENTS.get(s.name, ()):
@@ -167,7 +265,7 @@ def test_counts_reach_clingo_only_as_exact_terms():
 
     answer = solve(b)
     assert answer.rows("size_outside") == set()
-    assert answer.rows("distance") == {("1", R, "1595000000000")}
+    assert distances(answer) == {(R, "1595000000000")}
     assert solve(facts("1.5T", "405B", "1T")).rows("size_outside") == {("1", R)}
 
     raw = FactBuilder()

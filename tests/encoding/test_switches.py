@@ -3,6 +3,8 @@ programs: each encoding file that reads a switch, with and without its
 non-default value (a missing switch fact is the v1.3 value). Test names
 carry the profile and the rule id of profiles.md they check."""
 
+from fractions import Fraction
+
 from ome_asp.facts import EntryTables, FactBuilder, const, runtime_id
 from ome_asp.objects import Entry, FormatRef
 
@@ -97,12 +99,20 @@ def test_v1_3_Q13_Q14_rules_need_the_switch():
 
 
 def score(versions, piece, model_format=FormatRef("safetensors", operator="Equal", weight=1)):
-    """One entry whose signature has the framework mismatch `piece` (or none)."""
+    """RT's score for query 1 (S1): one entry whose signature has the
+    framework mismatch `piece` (or none) with model M. scoring.lp takes the
+    score per (score view, runtime): the best counted entry's, given where an
+    entry counts (view_score/3); 0 when none counts above 0 (score_zero/2)."""
     b = FactBuilder()
     if versions is not None:
         switch(b, "score_versions", versions)
     for side in ("format", "framework"):
         b.fact.side(const(side))
+        b.fact.model_side(M, const(side))
+    b.fact.matched(M)
+    b.fact.model_has_framework(M)
+    b.fact.model_declares(M, const("format"), "safetensors")
+    b.fact.model_declares(M, const("framework"), "transformers")
     b.fact.evaluated(1, M)
     b.fact.examined(1, RT)
     s = term("sig(1)")
@@ -112,8 +122,11 @@ def score(versions, piece, model_format=FormatRef("safetensors", operator="Equal
     tables = EntryTables(b, set())
     w = tables.weights(Entry(None, model_format, FormatRef("transformers", operator="Equal", weight=0), priority=2))
     b.fact.entry(RT, 0, s, w)
-    answer = run(("scoring.lp",), b, upstream=("examined/2", "evaluated/2", "pair/2", "mismatch/4", "side/1"))
-    return answer.rows("runtime_score")
+    upstream = ("examined/2", "evaluated/2", "matched/1", "model_side/2", "pair/2", "mismatch/4", "side/1")
+    answer = run(("scoring.lp",), b, upstream=upstream)
+    views = answer.rows("query_view")
+    positive = {(q, r, k) for q, v in views for v_, r, k in answer.rows("view_score") if v_ == v and Fraction(k) > 0}
+    return positive | {(q, r, "0") for q, r in answer.rows("score_zero")}
 
 
 def test_code_v015_S2_one_sided_versions_count_when_lenient():
@@ -138,7 +151,7 @@ def test_code_v015_S3_absent_side_adds_no_term():
 # --- sizes.lp: Z3, NaN, Z5 in float64 -----------------------------------------------------------
 
 
-def sizes(outcome=None, bounds=(("min", "1", 1),), size=5.0, nan=False, go=False, qualifies=False):
+def sizes(outcome=None, bounds=(("min", "1", 1),), size=5.0, nan=False, go=False):
     b = FactBuilder()
     if outcome is not None:
         switch(b, "one_bounded_range", outcome)
@@ -146,9 +159,8 @@ def sizes(outcome=None, bounds=(("min", "1", 1),), size=5.0, nan=False, go=False
         switch(b, "size_syntax", "go")
     b.fact.model(M)
     b.fact.evaluated(1, M)
+    b.fact.runtime(RT)
     b.fact.examined(1, RT)
-    if qualifies:
-        b.fact.qualifies(1, RT)
     value = b.exact(float("nan") if nan else size)
     b.fact.model_size(M, "s", value)
     b.fact.runtime_size_range(RT)
@@ -159,7 +171,7 @@ def sizes(outcome=None, bounds=(("min", "1", 1),), size=5.0, nan=False, go=False
         b.fact.runtime_range_width(RT, b.exact(high - low))
         if go:
             b.fact.size_distance(value, b.exact(low), b.exact(high), b.exact(abs(low - size) + abs(high - size)))
-    return run(("sizes.lp",), b, upstream=("evaluated/2", "examined/2", "qualifies/2"))
+    return run(("sizes.lp",), b, upstream=("evaluated/2", "examined/2", "runtime/1"))
 
 
 def test_v122_Z3_one_bounded_range_is_unsupported_input():
@@ -185,29 +197,51 @@ def test_code_v015_Z3_nan_size_passes_and_nan_bound_sets_no_limit():
 
 
 def test_code_v015_Z5_distance_is_the_given_float64_sum():
+    """Under size_syntax go the two-bounded distance depends on the size (the
+    float64 sum, per (size, runtime)); without the switch it is the width,
+    per runtime."""
     bounds = (("min", "0.1", 0.1), ("max", "0.9", 0.9))
-    answer = sizes(bounds=bounds, size=0.2, go=True, qualifies=True)
-    (row,) = answer.rows("distance")
+    answer = sizes(bounds=bounds, size=0.2, go=True)
+    (row,) = answer.rows("sized_distance")
+    assert float(row[0]) == 0.2 and row[1] == R
     assert float(row[2]) == abs(0.1 - 0.2) + abs(0.9 - 0.2) != 0.9 - 0.1
-    exact = sizes(bounds=bounds, size=0.2, qualifies=True)
-    (row,) = exact.rows("distance")
-    assert float(row[2]) == 0.9 - 0.1  # the width, without the switch
+    assert answer.rows("runtime_distance") == set()
+    exact = sizes(bounds=bounds, size=0.2)
+    (row,) = exact.rows("runtime_distance")
+    assert row[0] == R and float(row[1]) == 0.9 - 0.1  # the width, without the switch
+    assert exact.rows("sized_distance") == set()
 
 
 # --- explanation.lp: O8 -----------------------------------------------------------------------
 
 
 def excluded(excluded_list):
-    from .test_explanation import FILES, UPSTREAM, builder
-
+    """Two candidates of one name, a ServingRuntime and a
+    ClusterServingRuntime, both failing Q2 first (first_failure/4, fails/4 and
+    failed/2 stand for qualification.lp), for a model M without entries to
+    match; the items of the no-runtime message. explanation.lp is loaded with
+    compatibility.lp, as in test_explanation.py; its other upstream is given
+    (empty) as facts."""
     sr = runtime_id("ServingRuntime", "ns", "rt")
-    b = builder(runtimes=(sr, RT))
+    b = FactBuilder()
     if excluded_list is not None:
         switch(b, "excluded_list", excluded_list)
+    b.fact.model(M)
+    b.fact.model_declares(M, const("format"), "safetensors")
+    b.fact.evaluated(1, M)
+    b.fact.query_scope(1, const("cluster"))
     for r in (sr, RT):
+        b.fact.runtime_scope(r, const("cluster"))
         b.fact.first_failure(1, r, const("q2"), const("runtime_disabled"))
         b.fact.fails(1, r, const("q2"), const("runtime_disabled"))
-    return run(FILES, b, upstream=UPSTREAM).rows("excluded_in_message")
+        b.fact.failed(1, r)
+    upstream = (
+        "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3", "mismatch/4",
+        "fails/4", "first_failure/4", "failed_before/3", "failed/2",  # qualification.lp
+        "rank_key/3", "sized_query/3", "distance_case/2",  # ordering.lp, sizes.lp: explain -v
+        "query_view/2", "entry_score/4", "view_score_match/2", "weight_reading/3",  # scoring.lp: explain -v
+    )
+    return run(("compatibility.lp", "explanation.lp"), b, upstream=upstream).rows("excluded_in_message")
 
 
 def test_code_v015_O8_names_merge_in_a_set():
@@ -308,10 +342,9 @@ def test_code_v015_O3_go_first_pins_the_selection():
     b = FactBuilder()
     a, z = runtime_id("ClusterServingRuntime", None, "a"), runtime_id("ClusterServingRuntime", None, "z")
     for n, r in enumerate((a, z), 1):
-        b.fact.qualifies(1, r)
         b.fact.rank_key(1, r, (1, 0, 0, n))
     b.fact.criterion(1, const("name_order"))
-    upstream = ("qualifies/2", "rank_key/3", "criterion/2")
+    upstream = ("rank_key/3", "criterion/2")
     assert optimum(("selection.lp",), b, upstream=upstream).answer.rows("selected") == {("1", text(a))}
     b.fact.go_first(1, z)
     assert optimum(("selection.lp",), b, upstream=upstream).answer.rows("selected") == {("1", text(z))}
