@@ -143,10 +143,7 @@ def solve(
     clingo's statistics costs about as much as solving a small query, so
     only --stats and the benchmarks ask."""
     start = time.perf_counter()
-    if (outcome or details) and not explain:
-        raise ValueError("outcome.lp and details.lp need the explain program")
-    files = CORE + (EXPLANATION if explain else ()) + (SELECTION if n_queries == 1 else WINNER) + SHOW
-    files += (OUTCOME if outcome else ()) + (DETAILS if details else ())
+    files = program(n_queries, explain, outcome, details)
     go_sort = gosort.order if facts.profile is not None and facts.profile.go_sort else None
     answer = _solve(facts, files, n_queries, go_sort, sizes, start)
     if outcome and go_sort is not None:
@@ -157,6 +154,20 @@ def solve(
             pinned = _go_first_facts(facts, pins)
             answer = _solve(dataclasses.replace(facts, program=facts.program + pinned), files, n_queries, go_sort, sizes, start)
     return answer
+
+
+def program(n_queries: int, explain: bool = True, outcome: bool = False, details: bool = False) -> tuple[str, ...]:
+    """The files of the program variant `solve` grounds (encoding/README.md)."""
+    if (outcome or details) and not explain:
+        raise ValueError("outcome.lp and details.lp need the explain program")
+    files = CORE + (EXPLANATION if explain else ()) + (SELECTION if n_queries == 1 else WINNER) + SHOW
+    return files + (OUTCOME if outcome else ()) + (DETAILS if details else ())
+
+
+def ground(facts: Facts, files: tuple[str, ...]) -> clingo.Control:
+    """The ground program of `files` on `facts` (for measuring it: the
+    benchmarks' ground sizes, tests/test_scaling.py)."""
+    return _ground(facts.program, files)
 
 
 def _go_first_facts(facts: Facts, pins: dict[int, RuntimeRef]) -> str:
@@ -298,8 +309,10 @@ def number(value: clingo.Symbol) -> str:
 # them from clingo's own printing is several times faster than walking each
 # symbol through the API; reason terms, few distinct ones, are parsed once.
 _STRING = r'"(?:[^"\\]|\\.)*"'
-_PAIR_ATOM = re.compile(rf"(\w+)\((\d+),((?:sr\({_STRING},|csr\(){_STRING}\))(?:,(.*))?\)")
-_COST = re.compile(r"\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)")
+_RUNTIME = rf"(?:sr\({_STRING},|csr\(){_STRING}\)"
+_PAIR_ATOM = re.compile(rf"(\w+)\((\d+),({_RUNTIME})(?:,(.*))?\)")
+# rank_key/3, most of the atoms of a large answer, in one match.
+_RANK_KEY = re.compile(rf"rank_key\((\d+),({_RUNTIME}),\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)\)")
 _CHECK_AND_TERM = re.compile(r"(q\d),(.*)")
 _MISMATCH_DETAIL = re.compile(rf"mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)")
 _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
@@ -368,7 +381,14 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort)
             verdicts[r] = Verdict(r)
         return verdicts[r]
 
+    rank_key = _RANK_KEY.fullmatch
     for s, text in zip(symbols, _texts(symbols)):
+        key = rank_key(text)
+        if key is not None:
+            q, r, *cost = key.groups()
+            v = verdict(int(q), runtimes[r])
+            v.qualifies, v.cost = True, tuple(map(int, cost))
+            continue
         pair = _PAIR_ATOM.fullmatch(text)
         if pair is not None:
             name, q, r, rest = pair.groups()
@@ -376,9 +396,7 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort)
                 queries[int(q)].outcome.used = runtimes[r]
                 continue
             v = verdict(int(q), runtimes[r])
-            if name == "rank_key":
-                v.qualifies, v.cost = True, tuple(map(int, _COST.fullmatch(rest).groups()))
-            elif name in ("first_failure", "later_failure"):
+            if name in ("first_failure", "later_failure"):
                 check, reason = _CHECK_AND_TERM.fullmatch(rest).groups()
                 v.failures[check] = _term(reason)
                 if name == "first_failure":
