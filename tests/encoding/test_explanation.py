@@ -15,9 +15,10 @@ from what a signature declares).
 Upstream, given as facts: evaluated/2, runtime_scope/2 and query_scope/2
 (lookup.lp), version_match/3 (versions.lp), mismatch/4 (see above), from
 qualification.lp failed/2, fails/4 (the checks other than Q5),
-first_failure/4 and failed_before/3, and what explain -v reads (details.lp):
-rank_key/3 (ordering.lp), query_view/2, entry_score/4, view_score_match/2 and
-weight_reading/3 (scoring.lp), sized_query/3 and distance_case/2 (sizes.lp).
+first_failure/4 and failed_before/3, and for the two tests that load
+details.lp (what explain -v reads): rank_key/3 (ordering.lp), query_view/2,
+entry_score/4, view_score_match/2 and weight_reading/3 (scoring.lp),
+sized_query/3 and distance_case/2 (sizes.lp).
 A candidate qualifies when it fails no check, so a test makes a runtime a No
 row with failed/2 (and its failures). The tests of E9 load scoring.lp too,
 for the score beside PRIORITY and WEIGHT; two tests run qualification.lp and
@@ -55,7 +56,7 @@ FILES = ("compatibility.lp", "explanation.lp")
 UPSTREAM = (
     "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3", "mismatch/4",
     "failed/2", "fails/4", "first_failure/4", "failed_before/3",
-    "rank_key/3",  # ordering.lp, for scoring_entry/6 and distance_basis/3
+    "rank_key/3",  # ordering.lp, for details.lp's scoring_entry/6 and distance_basis/3
     "query_view/2", "entry_score/4", "view_score_match/2", "weight_reading/3",  # scoring.lp, for scoring_entry/6
     "sized_query/3", "distance_case/2",  # sizes.lp, for distance_basis/3
 )
@@ -536,7 +537,7 @@ def test_s1_scoring_entries_are_the_counted_entries_of_the_row_score():
     e9_entry(b, 3, 3, 3, 2, auto="false")  # would be 12: not counted
     e9_entry(b, 0, 1, 2, 2, r=other)
     b.fact.failed(1, other)
-    answer = solve(b, RANKED_FILES, RANKED_UPSTREAM)
+    answer = solve(b, RANKED_FILES + ("details.lp",), RANKED_UPSTREAM)
     assert scores(answer) == {(R, "6"), (text(other), "6")}
     assert {row[:2] for row in answer.rows("rank_key")} == {("1", R)}
     assert {row[:3] for row in answer.rows("scoring_entry")} == {("1", R, "0"), ("1", R, "1")}
@@ -554,7 +555,7 @@ def test_z5_distance_basis_for_a_sized_yes_row():
     b.fact.distance_case(RT, term("both_bounds"))
     b.fact.distance_case(other, term("no_range"))
     b.fact.rank_key(2, RT, term("(1,-1,0,0)"))  # query 2: a model without a size
-    assert solve(b).rows("distance_basis") == {("1", R, "both_bounds")}
+    assert solve(b, FILES + ("details.lp",)).rows("distance_basis") == {("1", R, "both_bounds")}
 
 
 # --- the E15 text, assembled by the engine ----------------------------------------
