@@ -265,9 +265,15 @@ def to_json(document) -> str:
     escaping, other scalars through json itself."""
     out: list[str] = []
     append, string = out.append, json.encoder.encode_basestring
+    keys: dict[str, str] = {}  # a report repeats a few keys many times
+    constants = {None: "null", True: "true", False: "false"}
 
-    def key(k) -> str:  # json writes a non-string key as the text of its value
-        return string(k) if isinstance(k, str) else string(json.dumps(k))
+    def key(k) -> str:
+        if type(k) is not str:  # json writes such a key as the text of its value
+            return string(json.dumps(k) if not isinstance(k, str) else k)
+        if k not in keys:
+            keys[k] = string(k)
+        return keys[k]
 
     def write(value, pad: str) -> None:
         if isinstance(value, str):
@@ -292,6 +298,10 @@ def to_json(document) -> str:
                 write(item, inner)
                 separator = ",\n"
             append(f"\n{pad}]")
+        elif value is None or isinstance(value, bool):
+            append(constants[value])
+        elif type(value) is int:
+            append(int.__repr__(value))
         else:
             append(json.dumps(value))
 

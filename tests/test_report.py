@@ -24,5 +24,5 @@ def test_to_json_is_json_dumps_with_indent_2(document):
 
 
 def test_to_json_keeps_unicode_and_escapes_like_json():
-    document = {"name": 'a"). evil(1', "nel": "x\u0085y", "é": ["\n", "\t"], 3: None}
+    document = {"name": 'a"). evil(1', "nel": "x\u0085y", "é": ["\n", "\t"], 3: None, 1: 0, True: 1, 1.0: [], "1": {}}
     assert to_json(document) == json.dumps(document, indent=2, ensure_ascii=False)
