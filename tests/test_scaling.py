@@ -69,3 +69,22 @@ def test_explain_program_with_every_reason_grows_linearly(tmp_path):
         rows = sum(len(q.verdicts) for q in answer.queries.values())
         per_unit.append(answer.stats["atoms"] / (rows + sum(len(r.entries) for r in cluster.runtimes)))
     assert per_unit[1] <= per_unit[0] * GROWTH_TOLERANCE, per_unit
+
+
+# E14's row reporting: only explaining needs it (explanation.lp derives it).
+E14_REPORTING = (("check_order", 2), ("failed_check", 3), ("failed_before", 3), ("first_failure", 4))
+
+
+def test_G7_ranking_program_grounds_no_E14_reporting(tmp_path):
+    """The ranking program grounds the failed checks of a No row (fails/4,
+    failed/2) but not which is first or later (E14): those atoms are the
+    explain program's, on the same facts."""
+    _, queries, facts = batch(tmp_path, 100, 10)
+    # the controls stay referenced while their atoms are read
+    ranking = engine.ground(facts, engine.program(len(queries), explain=False))
+    explaining = engine.ground(facts, engine.program(len(queries), explain=True))
+    ranked, explained = ranking.symbolic_atoms, explaining.symbolic_atoms
+    assert any(True for _ in ranked.by_signature("failed", 2))  # the cluster has No rows
+    for name, arity in E14_REPORTING:
+        assert not any(True for _ in ranked.by_signature(name, arity)), name
+        assert any(True for _ in explained.by_signature(name, arity)), name

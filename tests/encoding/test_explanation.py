@@ -1,7 +1,8 @@
 """explanation.lp: what only explain and the no-runtime message need --
 every candidate examined (Q1) and which of them support the model, the Q5
 failure (E14 row 4) with its model label (E16) and the E15 pieces per (model,
-signature), the later failed checks, the Yes rows (Q9: qualifies/2), which
+signature), which failed check is a No row's first (its REASON, E14) and
+which are later ones, in check order, the Yes rows (Q9: qualifies/2), which
 excluded runtimes the no-runtime message lists (O8), and PRIORITY and WEIGHT
 (E9).
 
@@ -14,16 +15,17 @@ from what a signature declares).
 
 Upstream, given as facts: evaluated/2, runtime_scope/2 and query_scope/2
 (lookup.lp), version_match/3 (versions.lp), mismatch/4 (see above), from
-qualification.lp failed/2, fails/4 (the checks other than Q5),
-first_failure/4 and failed_before/3, and for the two tests that load
-details.lp (what explain -v reads): rank_key/3 (ordering.lp), query_view/2,
-entry_score/4, view_score_match/2 and weight_reading/3 (scoring.lp),
-sized_query/3 and distance_case/2 (sizes.lp).
+qualification.lp fails/4 (the checks other than Q5) and failed/2, and for
+the two tests that load details.lp (what explain -v reads): rank_key/3
+(ordering.lp), query_view/2, entry_score/4, view_score_match/2 and
+weight_reading/3 (scoring.lp), sized_query/3 and distance_case/2 (sizes.lp).
 A candidate qualifies when it fails no check, so a test makes a runtime a No
-row with failed/2 (and its failures). The tests of E9 load scoring.lp too,
-for the score beside PRIORITY and WEIGHT; two tests run qualification.lp and
-scoring.lp with it (every failed check of a Q5 failure), and two the engine
-(the E15 text is assembled per entry by ome_asp/engine.py).
+row with its fails/4 and failed/2, as qualification.lp derives them (`fail`);
+which failure is first explanation.lp derives itself (E14). The tests of E9
+load scoring.lp too, for the score beside PRIORITY and WEIGHT; two tests run
+qualification.lp and scoring.lp with it (every failed check of a Q5
+failure), and two the engine (the E15 text is assembled per entry by
+ome_asp/engine.py).
 """
 
 import pytest
@@ -55,7 +57,7 @@ from .lp import run, term, text
 FILES = ("compatibility.lp", "explanation.lp")
 UPSTREAM = (
     "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3", "mismatch/4",
-    "failed/2", "fails/4", "first_failure/4", "failed_before/3",
+    "failed/2", "fails/4",
     "rank_key/3",  # ordering.lp, for details.lp's scoring_entry/6 and distance_basis/3
     "query_view/2", "entry_score/4", "view_score_match/2", "weight_reading/3",  # scoring.lp, for scoring_entry/6
     "sized_query/3", "distance_case/2",  # sizes.lp, for distance_basis/3
@@ -297,7 +299,7 @@ def test_e16_label_only_for_evaluated_queries():
     assert solve(b).rows("query_label") == set()
 
 
-# --- O8, later failures ------------------------------------------------------
+# --- E14, O8: the first failure and the later ones ------------------------------
 
 REASONS = {
     "q2": "runtime_disabled",
@@ -308,20 +310,85 @@ REASONS = {
     "q7": "no_auto_select_entry",
     "q8": "auto_select_score_zero",
 }
+CHECKS = list(REASONS)  # the check order Q2-Q8
 
 
-def failures(*checks, r=RT):
-    """qualification.lp's verdict on r, as facts: it fails `checks`, the
-    first of them first."""
-    b = FactBuilder()
-    b.fact.failed(1, r)
-    for k, check in enumerate(checks):
-        b.fact.fails(1, r, const(check), term(REASONS[check]))
-        if k == 0:
-            b.fact.first_failure(1, r, const(check), term(REASONS[check]))
-        else:
-            b.fact.failed_before(1, r, const(check))
+def fail(b, r, *checks, q=1, reasons=None):
+    """qualification.lp's verdict on r for query q, as facts: fails/4 for
+    each of `checks` (with its reason from `reasons`, else REASONS) and,
+    as it derives it from them, failed/2. No order is given: explanation.lp
+    derives which failure is first (E14)."""
+    for check in checks:
+        b.fact.fails(q, r, const(check), term((reasons or {}).get(check, REASONS[check])))
+    if checks:
+        b.fact.failed(q, r)
     return b
+
+
+def failures(*checks, r=RT, reasons=None):
+    """A program of query 1 where r fails `checks` (see `fail`)."""
+    return fail(FactBuilder(), r, *checks, reasons=reasons)
+
+
+@pytest.mark.parametrize(
+    "checks",
+    [pytest.param(CHECKS[k:], id=f"from-{CHECKS[k]}") for k in range(7)]
+    + [pytest.param([c], id=f"only-{c}") for c in CHECKS]
+    + [pytest.param(checks, id="-".join(checks)) for checks in (["q3", "q6"], ["q5", "q8"], ["q6", "q7"], ["q7", "q8"], ["q2", "q8"])]
+    + [pytest.param([], id="none")],
+)
+def test_e14_the_first_failed_check_in_check_order_and_the_later_ones(checks):
+    """E14: of a row's failed checks, the first in the order Q2-Q8 gives its
+    REASON (first_failure/4, with that check's reason); every other one has
+    a failed check before it (failed_before/3) and is a later failure with
+    its own reason; a runtime failing no check has neither."""
+    answer = solve(failures(*checks))
+    first = min(checks, key=CHECKS.index) if checks else None
+    later = [c for c in checks if c != first]
+    assert answer.rows("first_failure") == (set() if first is None else {("1", R, first, REASONS[first])})
+    assert answer.rows("failed_before") == {("1", R, c) for c in later}
+    assert answer.rows("later_failure") == {("1", R, c, REASONS[c]) for c in later}
+
+
+ROW7 = 'matching_entry_not_auto_selected("safetensors")'
+ROW8 = "auto_select_score_zero"
+
+
+@pytest.mark.parametrize(
+    ("fails", "first"),
+    [
+        pytest.param({"q8": ROW7}, "q8", id="row7-alone"),
+        pytest.param({"q8": ROW8}, "q8", id="row8-alone"),
+        pytest.param({"q7": REASONS["q7"], "q8": ROW8}, "q7", id="q7-before-row8"),
+        pytest.param({"q5": FORMAT_UNSUPPORTED, "q8": ROW8}, "q5", id="q5-before-row8"),
+    ],
+)
+def test_e14_rows_7_and_8_in_check_order(fails, first):
+    """E14 rows 7 and 8: Q8's reason (qualification.lp's, OQ-21) is the
+    row's REASON only when Q8 is the first failed check; a runtime failing
+    Q7 (row 8 then: no entry has autoSelect: true) or Q5 (no compatible
+    entry) reports that first and Q8 as a later failure."""
+    answer = solve(failures(*fails, reasons=fails))
+    assert answer.rows("first_failure") == {("1", R, first, fails[first])}
+    assert answer.rows("later_failure") == {("1", R, c, reason) for c, reason in fails.items() if c != first}
+
+
+def test_e14_failed_before_marks_every_failed_check_after_the_first():
+    """E14: a failed check is "before" another by check order, per query and
+    runtime: every failed check of a row but its first has one before it
+    (the later failures), whatever another row of the same runtime or query
+    fails."""
+    other = runtime_id("ClusterServingRuntime", None, "other")
+    b = failures("q2", "q6", "q8")
+    fail(b, other, "q6", "q7")
+    fail(b, RT, "q8", q=2)
+    answer = solve(b)
+    assert answer.rows("failed_before") == {("1", R, "q6"), ("1", R, "q8"), ("1", text(other), "q7")}
+    assert answer.rows("first_failure") == {
+        ("1", R, "q2", "runtime_disabled"),
+        ("1", text(other), "q6", REASONS["q6"]),
+        ("2", R, "q8", REASONS["q8"]),
+    }
 
 
 @pytest.mark.parametrize(("check", "listed"), [(c, c in ("q2", "q3", "q4", "q5", "q6")) for c in REASONS])
@@ -361,7 +428,7 @@ def test_o8_qualifying_runtime_not_listed():
     b.fact.query_scope(1, const("cluster"))
     for r in (RT, failing):
         b.fact.runtime_scope(r, const("cluster"))
-    b.fact.failed(1, failing)
+    fail(b, failing, "q2")
     answer = solve(b)
     assert answer.rows("qualifies") == {("1", R)}
     assert answer.rows("excluded_in_message") == set()
@@ -478,7 +545,7 @@ def test_e9_only_for_yes_rows():
     check)."""
     b = e9_builder()
     e9_entry(b, 0, 2, 1, 2)
-    b.fact.failed(1, RT)
+    fail(b, RT, "q2")
     answer = solve(b, E9_FILES)
     assert answer.rows("qualifies") == set()
     assert answer.rows("first_entry_wanted") == {("1", R)}
@@ -536,7 +603,7 @@ def test_s1_scoring_entries_are_the_counted_entries_of_the_row_score():
     e9_entry(b, 2, 1, 1, 1)  # 2
     e9_entry(b, 3, 3, 3, 2, auto="false")  # would be 12: not counted
     e9_entry(b, 0, 1, 2, 2, r=other)
-    b.fact.failed(1, other)
+    fail(b, other, "q2")
     answer = solve(b, RANKED_FILES + ("details.lp",), RANKED_UPSTREAM)
     assert scores(answer) == {(R, "6"), (text(other), "6")}
     assert {row[:2] for row in answer.rows("rank_key")} == {("1", R)}

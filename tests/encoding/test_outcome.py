@@ -5,7 +5,7 @@ advisory, and where the result surfaces (O9: admission, RuntimeReady, events).
 Upstream (given as facts): the query's ISVC, model and errors (lookup.lp),
 the admitted runtimes (admission.lp, I9), evaluated/2 and the checks
 (lookup.lp, qualification.lp, explanation.lp), qualifies/2 and the optimum
-selected/2 (selection.lp, O5), check_order/2 (qualification.lp).
+selected/2 (selection.lp, O5), check_order/2 (explanation.lp).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
-"""qualification.lp on its own: the checks Q2-Q8 in order, every failed check
-with its reason (E14), the first failure, whether a runtime failed any
-(failed/2: it qualifies, Q9, when examined and failing none), and which
-pairs need their first compatible entry (Q8's reason, E14 rows 7 and 8).
+"""qualification.lp on its own: the checks Q2-Q8, every failed check with
+its reason (E14), whether a runtime failed any (failed/2: it qualifies, Q9,
+when examined and failing none), and which pairs need their first compatible
+entry (Q8's reason, E14 rows 7 and 8). Which failed check is first (E14's
+REASON) and which are later is explanation.lp's (test_explanation.py): the
+rank program does not ground them.
 
 The checks run on the examined pairs: compatibility.lp examines the runtimes
 that support the model (Q5); explanation.lp adds every candidate and derives
@@ -132,17 +134,15 @@ def ranked(b, runtimes=(RT,)):
     + [pytest.param(["q3", "q6"], id="q3-q6"), pytest.param(["q5", "q8"], id="q5-q8"), pytest.param(["q6", "q7"], id="q6-q7")]
     + [pytest.param([], id="none")],
 )
-def test_q2_q8_every_failed_check_and_the_first(checks):
-    """Q2-Q8: each check is evaluated on its own (every failed check has its
-    E14 reason); the first in order is the failed check; a candidate
-    qualifies iff none fails (Q9: failed/2 is what ordering.lp and
-    explanation.lp negate)."""
+def test_q2_q8_every_failed_check_with_its_reason(checks):
+    """Q2-Q8: each check is evaluated on its own, so every failed check is
+    known with its E14 reason, not only the first; a candidate qualifies iff
+    none fails (Q9: failed/2, one atom however many fail, is what ordering.lp
+    and explanation.lp negate)."""
     b = builder()
     failing(b, checks)
     answer = solve(b)
     assert answer.rows("fails") == {("1", R, c, REASONS[c]) for c in checks}
-    first = min(checks, key=CHECKS.index) if checks else None
-    assert answer.rows("first_failure") == (set() if first is None else {("1", R, first, REASONS[first])})
     assert answer.rows("failed") == ({("1", R)} if checks else set())
 
 
@@ -225,7 +225,9 @@ ROW8 = "auto_select_score_zero"
 def test_q8_reason_rows_7_and_8(auto_selects, first_compatible, fails):
     """Q8, E14 rows 7 and 8 (OQ-21): the reason depends on the first
     compatible entry's autoSelect; row 7 is used only when some entry has
-    autoSelect: true (otherwise, and without a compatible entry, row 8)."""
+    autoSelect: true (otherwise, and without a compatible entry, row 8).
+    Which of the failed checks is first is explanation.lp's
+    (test_explanation.py's test_e14_rows_7_and_8_in_check_order)."""
     b = builder()
     entries(b, auto_selects)
     b.fact.examined(1, RT)
@@ -236,8 +238,7 @@ def test_q8_reason_rows_7_and_8(auto_selects, first_compatible, fails):
     score_zero(b)
     answer = solve(b)
     assert answer.rows("fails") == {("1", R, c, reason) for c, reason in fails.items()}
-    first = min(fails, key=CHECKS.index)
-    assert answer.rows("first_failure") == {("1", R, first, fails[first])}
+    assert answer.rows("failed") == {("1", R)}
 
 
 def test_q8_passes_with_a_positive_score():
@@ -286,14 +287,3 @@ def test_z3_outcome_only_for_a_runtime_reaching_z3(checks, ends):
     failing(b, checks)
     b.fact.range_unsupported(1, RT, const("panic"))
     assert solve(b).rows("query_outcome") == ({("1", "panic", R)} if ends else set())
-
-
-def test_failed_before_marks_every_failed_check_after_the_first():
-    """Q2-Q8: a failed check is "before" another by check order; every failed
-    check but the first has one before it (explanation.lp lists those as the
-    later failures)."""
-    b = builder()
-    failing(b, ["q2", "q6", "q8"])
-    answer = solve(b)
-    assert answer.rows("failed_before") == {("1", R, "q6"), ("1", R, "q8")}
-    assert answer.rows("first_failure") == {("1", R, "q2", "runtime_disabled")}

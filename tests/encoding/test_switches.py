@@ -217,9 +217,9 @@ def test_code_v015_Z5_distance_is_the_given_float64_sum():
 
 def excluded(excluded_list):
     """Two candidates of one name, a ServingRuntime and a
-    ClusterServingRuntime, both failing Q2 first (first_failure/4, fails/4 and
-    failed/2 stand for qualification.lp), for a model M without entries to
-    match; the items of the no-runtime message. explanation.lp is loaded with
+    ClusterServingRuntime, both failing Q2 first (fails/4 and failed/2 stand
+    for qualification.lp; explanation.lp derives the first failure), for a
+    model M without entries to match; the items of the no-runtime message. explanation.lp is loaded with
     compatibility.lp, as in test_explanation.py; its other upstream is given
     (empty) as facts."""
     sr = runtime_id("ServingRuntime", "ns", "rt")
@@ -232,12 +232,11 @@ def excluded(excluded_list):
     b.fact.query_scope(1, const("cluster"))
     for r in (sr, RT):
         b.fact.runtime_scope(r, const("cluster"))
-        b.fact.first_failure(1, r, const("q2"), const("runtime_disabled"))
         b.fact.fails(1, r, const("q2"), const("runtime_disabled"))
         b.fact.failed(1, r)
     upstream = (
         "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3", "mismatch/4",
-        "fails/4", "first_failure/4", "failed_before/3", "failed/2",  # qualification.lp
+        "fails/4", "failed/2",  # qualification.lp
         "rank_key/3", "sized_query/3", "distance_case/2",  # ordering.lp, sizes.lp: explain -v
         "query_view/2", "entry_score/4", "view_score_match/2", "weight_reading/3",  # scoring.lp: explain -v
     )
