@@ -311,9 +311,9 @@ def number(value: clingo.Symbol) -> str:
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _RUNTIME = rf"(?:sr\({_STRING},|csr\(){_STRING}\)"
 _PAIR_ATOM = re.compile(rf"(\w+)\((\d+),({_RUNTIME})(?:,(.*))?\)")
-# rank_key/3, most of the atoms of a large answer, in one match.
+# rank_key/3 and the failures, most of the atoms of a large answer, in one match each.
 _RANK_KEY = re.compile(rf"rank_key\((\d+),({_RUNTIME}),\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)\)")
-_CHECK_AND_TERM = re.compile(r"(q\d),(.*)")
+_FAILURE = re.compile(rf"(first|later)_failure\((\d+),({_RUNTIME}),(q\d),(.*)\)")
 _MISMATCH_DETAIL = re.compile(rf"mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)")
 _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 # Reason terms and E15 pieces recur across answers (serve answers case after case).
@@ -381,13 +381,21 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort)
             verdicts[r] = Verdict(r)
         return verdicts[r]
 
-    rank_key = _RANK_KEY.fullmatch
+    rank_key, failure = _RANK_KEY.fullmatch, _FAILURE.fullmatch
     for s, text in zip(symbols, _texts(symbols)):
         key = rank_key(text)
         if key is not None:
             q, r, *cost = key.groups()
             v = verdict(int(q), runtimes[r])
             v.qualifies, v.cost = True, tuple(map(int, cost))
+            continue
+        failed = failure(text)
+        if failed is not None:
+            which, q, r, check, reason = failed.groups()
+            v = verdict(int(q), runtimes[r])
+            v.failures[check] = _term(reason)
+            if which == "first":
+                v.first_failure = (check, v.failures[check])
             continue
         pair = _PAIR_ATOM.fullmatch(text)
         if pair is not None:
@@ -396,12 +404,7 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort)
                 queries[int(q)].outcome.used = runtimes[r]
                 continue
             v = verdict(int(q), runtimes[r])
-            if name in ("first_failure", "later_failure"):
-                check, reason = _CHECK_AND_TERM.fullmatch(rest).groups()
-                v.failures[check] = _term(reason)
-                if name == "first_failure":
-                    v.first_failure = (check, v.failures[check])
-            elif name == "explain_priority":
+            if name == "explain_priority":
                 v.priority = int(rest)
             elif name == "explain_weight":
                 v.weight = int(number(_term(rest)))
