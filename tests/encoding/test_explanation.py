@@ -143,8 +143,7 @@ def test_q1_every_candidate_is_examined():
     entries(b, [[("format", 'name_mismatch(format,"safetensors","onnx")')]], first=1)
     answer = solve(b)
     assert answer.rows("supports") == {("1", text(here))}
-    assert answer.rows("candidate") == {("1", text(here)), ("1", R)}
-    assert answer.rows("examined") == answer.rows("candidate")
+    assert answer.rows("examined") == {("1", text(here)), ("1", R)}
 
 
 def test_q5_the_failure_and_its_reason():
