@@ -452,6 +452,7 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort)
             raise InternalError(f"unexpected shown atom {text}")
 
     numbers = facts.numbers
+    scores: dict[int, int] = {}  # rank -> score, read once
     ordered: dict[tuple[str, str], list[clingo.Symbol]] = {}  # (model, signature) -> E15 pieces in order
 
     def in_order(key: tuple[str, str]) -> list[clingo.Symbol]:
@@ -465,7 +466,8 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort)
         answer.outcome.events.sort(key=str)
         model = str(answer.model)
         for v in answer.verdicts.values():
-            v.scoring.sort()
+            if v.scoring:
+                v.scoring.sort()
             if len(v.failures) > 1:
                 v.failures = dict(sorted(v.failures.items(), key=lambda item: int(item[0][1:])))
             if "q5" in v.failures:  # E15: each entry's pieces, in list order (lists shared: read only)
@@ -474,7 +476,9 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort)
                 }
         qualifying = [v for v in answer.verdicts.values() if v.qualifies]
         for v in qualifying:  # rank_key = (scope, -score rank, distance rank, name rank)
-            v.score = int(numbers[-v.cost[1]])
+            if -v.cost[1] not in scores:
+                scores[-v.cost[1]] = int(numbers[-v.cost[1]])
+            v.score = scores[-v.cost[1]]
             v.distance = numbers[v.cost[2]] if answer.sized else None
         qualifying.sort(key=lambda v: v.cost)
         answer.ranking = [v.runtime for v in qualifying]
