@@ -162,6 +162,21 @@ def test_check_prints_a_diff_and_exits_one(tmp_path):
     assert result.stdout.endswith("0 passed, 1 failed\n")
 
 
+def test_check_in_processes_prints_what_one_process_prints(tmp_path):
+    """-j N: the same report, in the same order, a failing case included."""
+    for name in ("ordering/o1-namespaced-first", "scoring/s7-best-entry-wins", "sizes/z1-count-0p5B"):
+        _copy(tmp_path, name)
+    case = tmp_path / "ordering/o1-namespaced-first"
+    expected = yaml.safe_load((case / "expected.yaml").read_text())
+    expected["explain"]["ranking"].reverse()
+    (case / "expected.yaml").write_text(cases.dump(expected))
+    alone, together = run_cli("check", str(tmp_path), "-v", "-j", "1"), run_cli("check", str(tmp_path), "-v", "-j", "3")
+    assert together.code == alone.code == 1
+    strip = lambda out: [line.split(" (")[0] for line in out.splitlines()]  # noqa: E731 (times differ)
+    assert strip(together.stdout) == strip(alone.stdout)
+    assert "FAIL ordering/o1-namespaced-first" in together.stdout and together.stdout.endswith("2 passed, 1 failed\n")
+
+
 def test_check_without_expected_prints_the_answer(tmp_path):
     case = _copy(tmp_path, "scoring/s7-best-entry-wins")
     (case / "expected.yaml").unlink()
