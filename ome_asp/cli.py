@@ -197,6 +197,8 @@ def main(argv: list[str] | None = None, stdin=None, stdout: TextIO | None = None
     except OmeAspError as error:
         print(f"error: {error}", file=stderr)
         return _error_exit(argv)
+    except BrokenPipeError:  # the reader is gone (`... | head`): nothing is wrong, stop quietly
+        return EXIT_BROKEN_PIPE
     except Exception as error:  # a bug: a reproduction for us, no traceback for the user
         return _internal_error(error, argv, args, stderr)
 
@@ -207,8 +209,19 @@ def _internal_error(error: BaseException, argv: list[str], args, stderr: TextIO)
     return diagnostics.report(error, argv, getattr(args, "facts", None), stderr)
 
 
+# As a shell reports a process ended by SIGPIPE (128 + 13); docs/decisions.md D-48.
+EXIT_BROKEN_PIPE = 141
+
+
 def console_main() -> None:
-    sys.exit(main())
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = EXIT_BROKEN_PIPE
+    if code == EXIT_BROKEN_PIPE:  # what is still buffered for the closed pipe goes nowhere
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(code)
 
 
 def run_explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:

@@ -4,6 +4,7 @@ I9, I11)."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import yaml
 
 from manifests import entry, model, runtime, write
 from conftest import FIXTURES, ROOT, run_cli
+from ome_asp.cli import main
 
 WORKED = str(FIXTURES / "worked-example")
 MODEL = "llama-3-2-3b-instruct"
@@ -259,3 +261,17 @@ def test_E7_all_models_sections_list_and_errors(tmp_path):
     assert listed["kind"] == "List"
     assert listed["items"][1] == explain_json("--model", "m", "-n", "ns1", "-f", path)
     assert listed["items"][2]["error"] == "invalid model specification: modelFormat.name: model format name is required"
+
+
+class _ClosedPipe(io.StringIO):
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_pipe_ends_the_run_quietly():
+    """`ome-asp ... | head`: when the reader is gone, no internal error and
+    no reproduction, only the exit code a shell gives for SIGPIPE (D-48)."""
+    err = io.StringIO()
+    code = main(["explain", "--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", WORKED],
+                stdin=io.BytesIO(b""), stdout=_ClosedPipe(), stderr=err)
+    assert (code, err.getvalue()) == (141, "")
