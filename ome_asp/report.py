@@ -261,17 +261,17 @@ def to_json(document) -> str:
     """`json.dumps(document, indent=2, ensure_ascii=False)`, the same text
     (tests/test_report.py), written without json's indenting encoder: that one
     is pure Python, a generator per container, and took half of a batch
-    explain's time (docs/performance.md); strings still go through json's C
-    escaping, other scalars through json itself."""
+    explain's time (docs/performance.md). Strings go through json's C
+    escaping; null, booleans and ints are written here, floats by json."""
     out: list[str] = []
     append, string = out.append, json.encoder.encode_basestring
     keys: dict[str, str] = {}  # a report repeats a few keys many times
     constants = {None: "null", True: "true", False: "false"}
 
     def key(k) -> str:
-        if type(k) is not str:  # json writes such a key as the text of its value
-            return string(json.dumps(k) if not isinstance(k, str) else k)
-        if k not in keys:
+        if not isinstance(k, str):  # json writes such a key as the text of its value
+            return string(json.dumps(k))
+        if k not in keys:  # (1 == True as a key: only strings are cached)
             keys[k] = string(k)
         return keys[k]
 
