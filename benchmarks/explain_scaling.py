@@ -22,10 +22,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from clusters import NAMESPACE, cluster_documents  # noqa: E402
 from run import median as median_time  # noqa: E402
 
-from ome_asp import engine  # noqa: E402
 from ome_asp.cli import main  # noqa: E402
-from ome_asp.facts import Query, build_facts  # noqa: E402
-from ome_asp.loader import load  # noqa: E402
+from ome_asp.input.loader import load  # noqa: E402
+from ome_asp.solver import engine  # noqa: E402
+from ome_asp.solver.facts import Query, build_facts  # noqa: E402
 
 
 def main_bench(argv=None) -> None:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ome_asp import engine
-from ome_asp.facts import Facts
+from ome_asp.solver import engine
+from ome_asp.solver.facts import Facts
 
 
 @dataclass

@@ -14,7 +14,6 @@ with fixed seeds.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import statistics
 import subprocess
@@ -29,15 +28,14 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests"), str(ROOT)]
 
+import reference_model  # noqa: E402
 from clusters import NAMESPACE, cluster_documents  # noqa: E402
 from groundsize import ground_size  # noqa: E402
-import reference_model  # noqa: E402
 
-from ome_asp import engine  # noqa: E402
-from ome_asp.facts import Query, build_facts  # noqa: E402
-from ome_asp.loader import load  # noqa: E402
-from ome_asp.serve import Oracle  # noqa: E402
-
+from ome_asp.commands.serve import Oracle  # noqa: E402
+from ome_asp.input.loader import load  # noqa: E402
+from ome_asp.solver import engine  # noqa: E402
+from ome_asp.solver.facts import Query, build_facts  # noqa: E402
 
 WARM_QUERIES = 100  # distinct queries a warm oracle answers per measurement
 
@@ -148,7 +146,7 @@ class Suite:
         path, _ = self.write_cluster(runtimes, models)
         code = (
             "import sys; sys.path.insert(0, sys.argv[2]);"
-            "from ome_asp.loader import load; from ome_asp.facts import Query, build_facts; from ome_asp import engine;"
+            "from ome_asp.input.loader import load; from ome_asp.solver.facts import Query, build_facts; from ome_asp.solver import engine;"
             "c = load([sys.argv[1]]); q = [Query('bench', model=m.name) for m in c.models];"
             "engine.solve(build_facts(c, q), len(q), explain=False);"
             "print(next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM:')))"

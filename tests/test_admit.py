@@ -8,7 +8,6 @@ import json
 
 import pytest
 import yaml
-
 from conftest import FIXTURES, run_cli
 
 WORKED = str(FIXTURES / "worked-example")
@@ -230,7 +229,7 @@ def test_usage_and_input_errors_exit_2(argv):
 
 
 def test_internal_error_exits_3(monkeypatch):
-    from ome_asp import engine
+    from ome_asp.solver import engine
 
     def broken(facts):
         raise engine.InternalError("the admission program has 0 answer sets, not one")

@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
-
 import reference_model as ref
+import yaml
 from conftest import ROOT, run_cli
-from ome_asp import cases
-from ome_asp.schema import validate
+
+from ome_asp.conformance import cases
+from ome_asp.conformance.schema import validate
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import rule_coverage  # noqa: E402
@@ -53,7 +53,7 @@ def test_every_spec_rule_has_a_case():
 def test_schema_files_are_the_schemas_check_uses(tmp_path):
     cases.write_schemas(tmp_path)
     for name in cases.SCHEMAS:
-        assert (CORPUS / name).read_text() == (tmp_path / name).read_text(), f"regenerate: python -m ome_asp.cases {CORPUS}"
+        assert (CORPUS / name).read_text() == (tmp_path / name).read_text(), f"regenerate: python -m ome_asp.conformance.cases {CORPUS}"
 
 
 def test_cases_are_valid_by_the_schemas():

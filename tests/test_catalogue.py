@@ -5,10 +5,10 @@ import subprocess
 import sys
 
 import clingo
-
 from conftest import ROOT
-from ome_asp import reasons
-from ome_asp.catalogue import ADMISSION, CATALOGUE, OUTCOMES
+
+from ome_asp.render import reasons
+from ome_asp.render.catalogue import ADMISSION, CATALOGUE, OUTCOMES
 
 
 def test_every_renderer_has_a_catalogue_entry_and_back():

@@ -10,10 +10,9 @@ import subprocess
 import sys
 
 import pytest
-import yaml
-
-from manifests import entry, model, runtime, write
 from conftest import FIXTURES, ROOT, run_cli
+from manifests import entry, model, runtime, write
+
 from ome_asp.cli import main
 
 WORKED = str(FIXTURES / "worked-example")

@@ -7,9 +7,9 @@ import shlex
 import sys
 
 import yaml
-
 from conftest import ROOT, run_cli
-from ome_asp import diff
+
+from ome_asp.conformance import diff
 
 PYTHON = shlex.quote(sys.executable)
 TOY = f"{PYTHON} {shlex.quote(str(ROOT / 'examples' / 'toy_impl.py'))}"

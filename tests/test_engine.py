@@ -12,9 +12,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ome_asp import engine
-from ome_asp.facts import Query, build_facts
-from ome_asp.loader import load
+from ome_asp.input.loader import load
+from ome_asp.solver import answer, engine
+from ome_asp.solver.facts import Query, build_facts
 from ome_asp.testing import strategies
 
 
@@ -73,13 +73,29 @@ def test_batch_orders_equal_the_one_query_optimum(case):
         }
 
 
+def test_the_decode_table_is_the_encodings_show_set():
+    """answer.SHOWN lists exactly the (name, arity) of every atom a #show
+    statement of encoding/ shows, so nothing shown goes undecoded and decoding
+    never reads the encoding's source."""
+    from clingo import ast
+
+    shown = set()
+
+    def collect(statement) -> None:
+        if statement.ast_type == ast.ASTType.ShowSignature:
+            shown.add((statement.name, statement.arity))
+        elif statement.ast_type == ast.ASTType.ShowTerm:
+            shown.add((statement.term.name, len(statement.term.arguments)))
+
+    ast.parse_files([str(path) for path in sorted(engine.encoding_dir().glob("*.lp"))], collect)
+    assert shown == answer.SHOWN
+
+
 def test_every_shown_atom_starts_a_piece():
-    """engine._texts splits a printed tuple of atoms before the name of each
-    predicate a #show statement of encoding/ shows."""
-    boundary = engine._next_atom()
-    assert boundary is not None
-    for name in ("rank_key", "first_failure", "sized_query", "selected", "runtime_used", "scoring_entry", "apply"):
-        assert boundary.split(f"a,{name}(1)") == ["a", f"{name}(1)"]
+    """answer._texts splits a printed tuple of atoms before the name of each
+    shown predicate."""
+    for name, _ in sorted(answer.SHOWN):
+        assert answer._NEXT_ATOM.split(f"a,{name}(1)") == ["a", f"{name}(1)"]
 
 
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"))
@@ -91,4 +107,4 @@ def test_texts_prints_like_str_whatever_the_strings_hold(strings):
     extra boundaries; _texts notices and prints atom by atom."""
     symbols = [clingo.Function(name, [clingo.Number(1), clingo.Function("csr", [clingo.String(s)])])
                for s in strings for name in ("rank_key", "selected")]
-    assert engine._texts(symbols) == [str(s) for s in symbols]
+    assert answer._texts(symbols) == [str(s) for s in symbols]

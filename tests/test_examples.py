@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import FIXTURES, GOLDEN, run_cli
 
 WORKED = "worked-example"

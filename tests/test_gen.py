@@ -6,10 +6,10 @@ from __future__ import annotations
 import io
 
 import yaml
-
 from conftest import run_cli
-from ome_asp import gen
-from ome_asp.loader import load
+
+from ome_asp.conformance import gen
+from ome_asp.input.loader import load
 from ome_asp.testing.builders import RandomChooser, cluster, shuffled
 
 

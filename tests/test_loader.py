@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 import yaml
 
-from ome_asp import documents
 from ome_asp.errors import InputError
-from ome_asp.loader import load
-from ome_asp.objects import (
+from ome_asp.input import documents
+from ome_asp.input.loader import load
+from ome_asp.input.objects import (
     AcceleratorClass,
     Cluster,
     Component,

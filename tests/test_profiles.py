@@ -12,13 +12,14 @@ from fractions import Fraction
 
 import pytest
 import yaml
-
 from conftest import FIXTURES, run_cli
-from ome_asp import gosort, profiles
+from manifests import entry
+
 from ome_asp.cli import build_parser
 from ome_asp.errors import UsageError
-from ome_asp.sizes import is_go_size, parse_go_size
-from manifests import entry
+from ome_asp.input import profiles
+from ome_asp.input.sizes import is_go_size, parse_go_size
+from ome_asp.solver import gosort
 
 WORKED = str(FIXTURES / "worked-example")
 MODE_14_3 = str(FIXTURES / "examples" / "14.3-deployment-mode")

@@ -14,14 +14,13 @@ import json
 import os
 import tempfile
 
+import reference_model as ref
 import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import reference_model as ref
 from ome_asp.cli import main as cli_main
 from ome_asp.testing import strategies
-
 
 # --------------------------------------------------------------------------
 # Driving the CLI

@@ -7,12 +7,12 @@ import os
 import tempfile
 
 import yaml
+from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 
-from conftest import FIXTURES
-from ome_asp import engine
-from ome_asp.facts import Query, build_facts
-from ome_asp.loader import load
+from ome_asp.input.loader import load
+from ome_asp.solver import engine
+from ome_asp.solver.facts import Query, build_facts
 from ome_asp.testing import strategies
 
 

@@ -10,10 +10,10 @@ import copy
 from pathlib import Path
 
 import pytest
+import reference_model as ref
 import yaml
 from hypothesis import given, settings
 
-import reference_model as ref
 from ome_asp.testing import strategies
 
 # --------------------------------------------------------------------------

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from ome_asp.report import to_json
+from ome_asp.render.report import to_json
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 keys = st.text() | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)

@@ -20,9 +20,13 @@ import pytest
 import yaml
 from conftest import FIXTURES, run_cli
 
-from ome_asp import cli, documents, engine, limits, reasons
+from ome_asp import cli
+from ome_asp.commands import options
 from ome_asp.errors import InputError
-from ome_asp.limits import SolveTimeout, check_alias_expansion, solve_bounded
+from ome_asp.input import documents, limits
+from ome_asp.input.limits import SolveTimeout, check_alias_expansion, solve_bounded
+from ome_asp.render import reasons
+from ome_asp.solver import engine
 
 WORKED = str(FIXTURES / "worked-example")
 MODEL = "llama-3-2-3b-instruct"
@@ -503,7 +507,7 @@ def test_internal_error_before_the_facts_exist(monkeypatch: pytest.MonkeyPatch):
     def broken_load(*args, **kwargs):
         raise KeyError("spec")
 
-    monkeypatch.setattr(cli, "load", broken_load)
+    monkeypatch.setattr(options, "load", broken_load)
     result = run_cli("explain", "--model", MODEL, "-f", WORKED)
     assert result.code == 3 and result.stderr.startswith("internal error: KeyError: 'spec'; a reproduction is in ")
     dump = dump_of(result.stderr)
@@ -531,7 +535,7 @@ def test_input_errors_are_never_internal(monkeypatch: pytest.MonkeyPatch):
     def refuse(*args, **kwargs):
         raise InputError("f.yaml:1: document 1: kind: Required value")
 
-    monkeypatch.setattr(cli, "load", refuse)
+    monkeypatch.setattr(options, "load", refuse)
     assert_error(run_cli("explain", "--model", "m", "-f", "f.yaml"), "f.yaml:1: document 1: kind: Required value")
     assert not list(Path(tempfile.tempdir).glob("ome-asp-internal-error-*"))
 

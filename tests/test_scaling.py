@@ -11,11 +11,11 @@ import sys
 
 import pytest
 import yaml
-
 from conftest import ROOT
-from ome_asp import engine
-from ome_asp.facts import Query, build_facts
-from ome_asp.loader import load
+
+from ome_asp.input.loader import load
+from ome_asp.solver import engine
+from ome_asp.solver.facts import Query, build_facts
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from clusters import NAMESPACE, cluster_documents  # noqa: E402

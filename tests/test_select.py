@@ -10,15 +10,16 @@ import tempfile
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
-
-from manifests import entry, model, runtime, write
 from conftest import FIXTURES, GOLDEN, run_cli
-from ome_asp import engine, profiles
+from hypothesis import HealthCheck, given, settings
+from manifests import entry, model, runtime, write
+
+from ome_asp.commands.select_runtime import Selection
 from ome_asp.errors import InputError
-from ome_asp.facts import Query, build_facts
-from ome_asp.loader import load
-from ome_asp.select import Selection
+from ome_asp.input import profiles
+from ome_asp.input.loader import load
+from ome_asp.solver import engine
+from ome_asp.solver.facts import Query, build_facts
 from ome_asp.testing import strategies
 
 WORKED = str(FIXTURES / "worked-example")

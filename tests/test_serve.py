@@ -8,11 +8,11 @@ import json
 from unittest import mock
 
 import yaml
+from conftest import FIXTURES, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, run_cli
-from ome_asp import serve as serve_module
+from ome_asp.commands import serve as serve_module
 from ome_asp.testing import strategies
 
 WORKED = str(FIXTURES / "worked-example")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ome_asp.sizes import format_exact, parse_size
+from ome_asp.input.sizes import format_exact, parse_size
 
 
 @pytest.mark.parametrize(

@@ -9,13 +9,14 @@ import json
 
 import pytest
 import yaml
+from conftest import FIXTURES, run_cli
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, run_cli
-from ome_asp import engine, steer
-from ome_asp.facts import Query, RuntimeRef, build_facts
-from ome_asp.loader import load
+from ome_asp.commands import steer
+from ome_asp.input.loader import load
+from ome_asp.solver import engine
+from ome_asp.solver.facts import Query, RuntimeRef, build_facts
 from ome_asp.testing import strategies
 
 WORKED = str(FIXTURES / "worked-example")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ome_asp.table import render_table, wrap_cell
+from ome_asp.render.table import render_table, wrap_cell
 
 GOLDEN = Path(__file__).parent / "golden"
 HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "REASON"]

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ome_asp.versions import Version, parse_version
+from ome_asp.input.versions import Version, parse_version
 
 
 @pytest.mark.parametrize(

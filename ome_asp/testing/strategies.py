@@ -55,9 +55,29 @@ from hypothesis import strategies as st
 
 from . import builders
 from .builders import (  # noqa: F401  (the domains are part of this module's API)
-    ABSENT, ACCELERATOR_ANNOTATION, ACCELERATOR_CLASS_NAMES, API_VERSION, ARCHITECTURES, ENTRY_NAMES, FORMATS,
-    FRAMEWORKS, ISVC_MODES, ISVC_NAMES, MODE_KEY, MODEL_NAMES, NAMESPACES, OPERATORS, PRIORITIES, QUANTIZATIONS,
-    RUNTIME_MODES, RUNTIME_NAMES, SIZES, VERSIONS, WEIGHTS, accelerator_class, document_key,
+    ABSENT,
+    ACCELERATOR_ANNOTATION,
+    ACCELERATOR_CLASS_NAMES,
+    API_VERSION,
+    ARCHITECTURES,
+    ENTRY_NAMES,
+    FORMATS,
+    FRAMEWORKS,
+    ISVC_MODES,
+    ISVC_NAMES,
+    MODE_KEY,
+    MODEL_NAMES,
+    NAMESPACES,
+    OPERATORS,
+    PRIORITIES,
+    QUANTIZATIONS,
+    RUNTIME_MODES,
+    RUNTIME_NAMES,
+    SIZES,
+    VERSIONS,
+    WEIGHTS,
+    accelerator_class,
+    document_key,
 )
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Ground one encoding file (or a few) on a small fact program.
 
 A unit test of `encoding/X.lp` loads `input.lp` (the fact schema) and `X.lp`,
-adds facts built with `ome_asp.facts.FactBuilder`, and reads the answer set:
+adds facts built with `ome_asp.solver.facts.FactBuilder`, and reads the answer set:
 
     answer = run(("sizes.lp",), builder, upstream=("examined/2", ...))
     assert answer.rows("size_outside") == {("1", 'csr("rt")')}
@@ -19,8 +19,8 @@ neither an input predicate of input.lp nor declared upstream fails too, so a
 misspelt fact cannot pass unnoticed.
 
 Entries refer to signatures sig(N) and weights w(N) (input.lp); a test
-writes their facts directly or interns `ome_asp.objects.Entry` objects with
-`ome_asp.facts.EntryTables`, the fact builder's own tables.
+writes their facts directly or interns `ome_asp.input.objects.Entry` objects with
+`ome_asp.solver.facts.EntryTables`, the fact builder's own tables.
 
 `run` returns the unique answer set (every file but selection.lp is
 stratified: its choice of `selected/2` is the only one); `optimum` the unique
@@ -38,7 +38,7 @@ from pathlib import Path
 
 import clingo
 
-from ome_asp.facts import FactBuilder, const
+from ome_asp.solver.facts import FactBuilder, const
 
 ENCODING = Path(__file__).resolve().parents[2] / "encoding"
 INPUT_LP = ENCODING / "input.lp"
@@ -49,7 +49,7 @@ Facts = FactBuilder | Iterable[clingo.Symbol]
 
 
 def text(term) -> str:
-    """How clingo prints an identifier or constant made by ome_asp.facts
+    """How clingo prints an identifier or constant made by ome_asp.solver.facts
     (`runtime_id`, `const`, ...), for writing expected atoms."""
     return str(clingo.parse_term(getattr(term, "text", None) or str(term)))
 

@@ -8,7 +8,7 @@ explanation.lp: every candidate).
 
 import pytest
 
-from ome_asp.facts import FactBuilder, const, runtime_id
+from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
 from .lp import run, term, text
 

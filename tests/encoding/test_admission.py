@@ -7,7 +7,7 @@ signature or weights (every entry here has the same ones).
 
 import pytest
 
-from ome_asp.facts import FactBuilder, const, runtime_id
+from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
 from .lp import run, term, text
 

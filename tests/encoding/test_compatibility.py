@@ -22,7 +22,7 @@ examined/2 (explanation.lp adds every other candidate, test_explanation.py).
 
 import pytest
 
-from ome_asp.facts import FactBuilder, const, runtime_id
+from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
 from .lp import run, term, text
 

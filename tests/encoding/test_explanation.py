@@ -30,17 +30,7 @@ ome_asp/engine.py).
 
 import pytest
 
-from ome_asp import engine, reasons
-from ome_asp.facts import (
-    FactBuilder,
-    Query,
-    RuntimeRef,
-    EntryTables,
-    build_facts,
-    const,
-    runtime_id,
-)
-from ome_asp.objects import (
+from ome_asp.input.objects import (
     CLUSTER_BASE_MODEL,
     CLUSTER_SERVING_RUNTIME,
     Cluster,
@@ -50,6 +40,17 @@ from ome_asp.objects import (
     Runtime,
     SizeRange,
     Source,
+)
+from ome_asp.render import reasons
+from ome_asp.solver import engine
+from ome_asp.solver.facts import (
+    EntryTables,
+    FactBuilder,
+    Query,
+    RuntimeRef,
+    build_facts,
+    const,
+    runtime_id,
 )
 
 from .lp import run, term, text

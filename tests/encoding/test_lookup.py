@@ -11,7 +11,7 @@ declared but not admitted is simply one without a runtime/1 fact.
 
 import pytest
 
-from ome_asp.facts import FactBuilder, const, runtime_id
+from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
 from .lp import run, term, text
 

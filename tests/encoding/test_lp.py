@@ -2,7 +2,7 @@
 
 import pytest
 
-from ome_asp.facts import FactBuilder, const, runtime_id
+from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
 from .lp import INPUT_PREDICATES, optimal_models, run
 

@@ -20,7 +20,7 @@ same way.
 
 import pytest
 
-from ome_asp.facts import FactBuilder, runtime_id
+from ome_asp.solver.facts import FactBuilder, runtime_id
 
 from .lp import optimal_models, optimum, run, successive_optima, term, text
 

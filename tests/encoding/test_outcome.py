@@ -10,7 +10,7 @@ selected/2 (selection.lp, O5), check_order/2 (explanation.lp).
 
 from __future__ import annotations
 
-from ome_asp.facts import FactBuilder, const, runtime_id
+from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
 from .lp import run, term, text
 

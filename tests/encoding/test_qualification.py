@@ -23,7 +23,7 @@ score is not above 0, S1).
 
 import pytest
 
-from ome_asp.facts import FactBuilder, const, runtime_id
+from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
 from .lp import run, term, text
 

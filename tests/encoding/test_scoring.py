@@ -2,7 +2,7 @@
 
 An entry's weights are a term w(N) shared by every entry with the same stored
 weights and priority; the exact products (weights_score_option/4) are built
-by the fact builder's own arithmetic, `ome_asp.facts.EntryTables.weights`,
+by the fact builder's own arithmetic, `ome_asp.solver.facts.EntryTables.weights`,
 from the stored weights (an absent weight is already 1, I3) and the priority
 as written (None: absent). scoring.lp picks the product per w(N)
 (weights_score/2) and the score of each entry that is not autoSelect: false
@@ -24,8 +24,8 @@ RT; other runtimes use explicit numbers). The PRIORITY and WEIGHT columns
 
 import pytest
 
-from ome_asp.facts import FactBuilder, EntryTables, const, runtime_id
-from ome_asp.objects import Entry, FormatRef
+from ome_asp.input.objects import Entry, FormatRef
+from ome_asp.solver.facts import EntryTables, FactBuilder, const, runtime_id
 
 from .lp import run, term, text
 

@@ -5,7 +5,7 @@ distance a qualifying runtime's rank key carries (O3).
 Upstream, given as facts: evaluated/2 (lookup.lp), examined/2
 (compatibility.lp: the runtimes that support the model; explanation.lp: every
 candidate) and runtime/1 (admission.lp). Counts are
-`ome_asp.sizes.parse_size` of the strings (Z1, Z2) and enter only as exact
+`ome_asp.input.sizes.parse_size` of the strings (Z1, Z2) and enter only as exact
 numbers (val/2). The per-runtime and per-size facts are computed here the way
 ome_asp/facts.py computes them: a range with both bounds gets
 runtime_range_width(max - min); a range with one bound gets
@@ -20,8 +20,8 @@ upstream as facts: failed/2 (qualification.lp), query_view/2 and view_score/3
 import clingo
 import pytest
 
-from ome_asp.facts import FactBuilder, const, runtime_id
-from ome_asp.sizes import parse_size
+from ome_asp.input.sizes import parse_size
+from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
 from .lp import run, term, text
 

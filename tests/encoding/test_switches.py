@@ -5,8 +5,8 @@ carry the profile and the rule id of profiles.md they check."""
 
 from fractions import Fraction
 
-from ome_asp.facts import EntryTables, FactBuilder, const, runtime_id
-from ome_asp.objects import Entry, FormatRef
+from ome_asp.input.objects import Entry, FormatRef
+from ome_asp.solver.facts import EntryTables, FactBuilder, const, runtime_id
 
 from . import test_outcome
 from .lp import optimum, run, term, text

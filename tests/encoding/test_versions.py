@@ -1,13 +1,13 @@
 """versions.lp on its own: version matching (V2-V9), every row of V10.
 
-Version facts come from `ome_asp.facts.add_version` (the V1 parser's output
+Version facts come from `ome_asp.solver.facts.add_version` (the V1 parser's output
 as version/7). Upstream: version_compared/3, which compatibility.lp asks for
 when both sides set a version, is given as facts; version_match/3 is read.
 """
 
 import pytest
 
-from ome_asp.facts import FactBuilder, add_version
+from ome_asp.solver.facts import FactBuilder, add_version
 
 from .lp import run
 

@@ -21,7 +21,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import TextIO
 
-from . import cases
+from ome_asp.conformance import cases
 
 EXIT_PASSED, EXIT_FAILED = 0, 1
 

@@ -29,9 +29,9 @@ from pathlib import Path
 
 import yaml
 
-from . import report
-from .errors import InputError
-from .schema import validate
+from ome_asp.conformance.schema import validate
+from ome_asp.errors import InputError
+from ome_asp.render import report
 
 CASE_FILE, MANIFESTS_FILE, EXPECTED_FILE = "case.yaml", "manifests.yaml", "expected.yaml"
 DEFAULT_PROFILE = "v1.3"
@@ -263,7 +263,7 @@ class Output:
 
 
 def run_cli(argv: list[str], stdin: bytes) -> Output:
-    from . import cli
+    from ome_asp import cli
 
     out, err = io.StringIO(), io.StringIO()
     code = cli.main(argv, stdin=io.BytesIO(stdin), stdout=out, stderr=err)
@@ -417,7 +417,7 @@ def write_schemas(directory: Path) -> None:
         (directory / name).write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
 
 
-if __name__ == "__main__":  # python -m ome_asp.cases DIR: (re)write the schema files
+if __name__ == "__main__":  # python -m ome_asp.conformance.cases DIR: (re)write the schema files
     import sys
 
     write_schemas(Path(sys.argv[1] if len(sys.argv) > 1 else "."))

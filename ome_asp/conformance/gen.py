@@ -19,9 +19,9 @@ from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
-from . import cases
-from .errors import UsageError
-from .testing.builders import RandomChooser, cluster
+from ome_asp.conformance import cases
+from ome_asp.errors import UsageError
+from ome_asp.testing.builders import RandomChooser, cluster
 
 
 def add_parser(commands) -> argparse.ArgumentParser:

@@ -14,11 +14,11 @@ from typing import TextIO
 
 import yaml
 
-from . import reasons
-from .engine import QueryAnswer, Verdict
-from .facts import Query, RuntimeRef
-from .profiles import DEFAULT as DEFAULT_PROFILE
-from .table import render_table
+from ome_asp.input.profiles import DEFAULT as DEFAULT_PROFILE
+from ome_asp.render import reasons
+from ome_asp.render.table import render_table
+from ome_asp.solver.answer import QueryAnswer, Verdict
+from ome_asp.solver.facts import Query, RuntimeRef
 
 API_VERSION = "ome-asp/v1alpha1"
 

@@ -17,11 +17,30 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import engine, reasons, report
-from .errors import OmeAspError
-from .facts import EntryTables, FactBuilder, Facts, Query, RuntimeRef, Term, build_facts, const, runtime_id
-from .objects import CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Cluster, Runtime, SizeRange
-from .sizes import format_exact, parse_size
+from ome_asp.commands.explain import add_explain_targets
+from ome_asp.commands.options import load_cluster
+from ome_asp.errors import OmeAspError
+from ome_asp.input.objects import (
+    CLUSTER_SERVING_RUNTIME,
+    SERVING_RUNTIME,
+    Cluster,
+    Runtime,
+)
+from ome_asp.input.sizes import parse_size
+from ome_asp.render import reasons, report
+from ome_asp.solver import engine
+from ome_asp.solver.answer import QueryAnswer, Verdict
+from ome_asp.solver.facts import (
+    EntryTables,
+    FactBuilder,
+    Facts,
+    Query,
+    RuntimeRef,
+    Term,
+    build_facts,
+    const,
+    runtime_id,
+)
 
 # The predicates an edit can change; their facts arrive as base_* (steer.lp).
 EDITABLE = frozenset({
@@ -86,7 +105,7 @@ class Edit:
 @dataclass
 class EditSet:
     edits: list[Edit]
-    answer: engine.QueryAnswer  # selection re-run on the edited manifests
+    answer: QueryAnswer  # selection re-run on the edited manifests
 
 
 @dataclass
@@ -95,7 +114,7 @@ class SteerResult:
     query: Query
     blockers: list[RuntimeRef]  # ServingRuntimes that come before the wanted ClusterServingRuntime whatever its score
     edit_sets: list[EditSet]
-    before: engine.QueryAnswer
+    before: QueryAnswer
     impossible: list[str]  # why no edit set exists (reason texts), when none does
     candidates: list[Edit]  # every edit considered (the vocabulary applied to this cluster)
 
@@ -141,7 +160,7 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
 class _Candidates:
     """The candidate edits: for each, the facts that describe it."""
 
-    def __init__(self, cluster: Cluster, query: Query, runtime: Runtime, before: engine.QueryAnswer,
+    def __init__(self, cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer,
                  rivals: list[RuntimeRef], goal: str) -> None:
         self.runtime = runtime
         self.goal = goal
@@ -256,7 +275,7 @@ def _weight_thresholds(score: int, priority: int, other: int) -> set[int]:
     return above | ({score // priority - other} if score % priority == 0 else set())
 
 
-def _model_size(cluster: Cluster, query: Query, before: engine.QueryAnswer) -> tuple[str, Fraction] | None:
+def _model_size(cluster: Cluster, query: Query, before: QueryAnswer) -> tuple[str, Fraction] | None:
     model = before.model
     name = model.arguments[-1].string
     namespace = model.arguments[0].string if model.name == "bm" else None
@@ -297,7 +316,7 @@ def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit],
     return EditSet(sorted(edits, key=lambda e: (KIND_ORDER[e.kind], e.path)), answer)
 
 
-def _why_impossible(verdict: engine.Verdict) -> list[str]:
+def _why_impossible(verdict: Verdict) -> list[str]:
     """The failed checks no edit of the vocabulary can fix (Q2-Q5), with their reasons."""
     unfixable = {
         "q2": "no edit re-enables a runtime: remove spec.disabled: true first",
@@ -315,7 +334,7 @@ def _why_impossible(verdict: engine.Verdict) -> list[str]:
 
 def render_text(result: SteerResult) -> str:
     """The edit sets as a readable list, each followed by the verified ranking."""
-    from .report import explain_table
+    from ome_asp.render.report import explain_table
 
     want, query = result.want, result.query
     target = f"model {query.model}" if query.model is not None else f"InferenceService {query.isvc}"
@@ -384,8 +403,6 @@ def add_parser(commands, common) -> None:
         help="the smallest edits to the manifests that make a runtime the selected one",
         description="Compute minimal edit sets that make RUNTIME win, and verify each by selecting again.",
     )
-    from .cli import add_explain_targets  # cli imports this module
-
     add_explain_targets(parser)
     parser.add_argument("--want", required=True, metavar="RUNTIME",
                         help="the runtime to make win: NAME, ServingRuntime/NAME or ClusterServingRuntime/NAME")
@@ -395,8 +412,7 @@ def add_parser(commands, common) -> None:
 
 
 def run(args, stdin, stdout, stderr) -> int:
-    from .cli import load_cluster  # cli imports this module
-    from .errors import UsageError
+    from ome_asp.errors import UsageError
 
     if (args.model is None) == (args.isvc is None):
         raise UsageError("exactly one of --model or --isvc is required")

@@ -23,12 +23,21 @@ from typing import Iterable, NamedTuple
 
 import clingo
 
-from .collector import gc_paused
-from .documents import shown
-from .objects import BASE_MODEL, CLUSTER_SERVING_RUNTIME, SERVING_RUNTIME, Cluster, Entry, Model, Pipeline, Runtime
-from .profiles import Profile
-from .sizes import format_exact, parse_go_size, parse_size
-from .versions import parse_version
+from ome_asp.input.documents import shown
+from ome_asp.input.objects import (
+    BASE_MODEL,
+    CLUSTER_SERVING_RUNTIME,
+    SERVING_RUNTIME,
+    Cluster,
+    Entry,
+    Model,
+    Pipeline,
+    Runtime,
+)
+from ome_asp.input.profiles import Profile
+from ome_asp.input.sizes import format_exact, parse_go_size, parse_size
+from ome_asp.input.versions import parse_version
+from ome_asp.timing import gc_paused
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 

@@ -16,9 +16,9 @@ import traceback
 from pathlib import Path
 from typing import TextIO
 
-from . import __version__
-from .engine import encoding_dir
-from .errors import InternalError
+from ome_asp import __version__
+from ome_asp.errors import InternalError
+from ome_asp.solver.engine import encoding_dir
 
 EXIT_INTERNAL = 3
 FACTS = "facts.lp"

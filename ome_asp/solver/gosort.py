@@ -16,7 +16,7 @@ import math
 from datetime import datetime
 from fractions import Fraction
 
-from .facts import NAN, NEG_INF, POS_INF, Facts, RuntimeRef
+from ome_asp.solver.facts import NAN, NEG_INF, POS_INF, Facts, RuntimeRef
 
 INSERTION_SORT_MAX = 12  # Go's pdqsort sorts at most 12 elements by insertion sort
 INT64 = 2**63  # Go converts the float difference to int: outside int64 the result is undefined

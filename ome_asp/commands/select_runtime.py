@@ -27,9 +27,14 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from . import engine, gosort, profiles, reasons, report
-from .errors import UsageError
-from .facts import Query, build_facts
+from ome_asp.commands.explain import print_outcome, warn_denied
+from ome_asp.commands.options import EXIT_OUTCOME, load_cluster
+from ome_asp.errors import UsageError
+from ome_asp.input import profiles
+from ome_asp.render import reasons, report
+from ome_asp.solver import engine, gosort
+from ome_asp.solver.answer import QueryAnswer, outcome_detail
+from ome_asp.solver.facts import Query, build_facts
 
 EXIT_SELECTED = 0
 EXIT_NONE = 1  # the normal negative result: no runtime is used
@@ -54,8 +59,6 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
-    from .cli import EXIT_OUTCOME, _warn_denied, load_cluster, print_outcome  # cli imports this module
-
     if sum((args.model is not None, args.isvc is not None, args.all)) != 1:
         raise UsageError("exactly one of --model, --isvc or --all is required")
     cluster = load_cluster(args, stdin, stderr)
@@ -66,7 +69,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     facts = build_facts(cluster, queries)
     args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
     result = engine.solve(facts, len(queries), outcome=True)
-    _warn_denied(result, stderr)
+    warn_denied(result, stderr)
     selections = [Selection(q, result.queries[n], cluster.profile.name) for n, q in enumerate(queries, 1)]
     if not args.all:
         selection = selections[0]
@@ -91,14 +94,14 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OUTCOME if any(s.ended is not None for s in selections) else EXIT_SELECTED
 
 
-def ended_by(answer: engine.QueryAnswer) -> tuple[str, str] | None:
+def ended_by(answer: QueryAnswer) -> tuple[str, str] | None:
     """The outcome without a table that ends this selection: Z3's where
     selection reaches it (select_outcome/3), or an auto-selection whose Go
     order is unspecified (code-v0.1.5), unless selection stops before it
     ranks (M2, M3) or does not rank (a named runtime, X7)."""
     outcome = answer.outcome
     if outcome.ended is not None:
-        return engine.outcome_detail(*outcome.ended)
+        return outcome_detail(*outcome.ended)
     ranks = not outcome.explicit and outcome.failure is None
     if answer.ended is not None and answer.ended[0] == gosort.ORDER_UNSPECIFIED and ranks:
         return answer.ended
@@ -108,7 +111,7 @@ def ended_by(answer: engine.QueryAnswer) -> tuple[str, str] | None:
 class Selection:
     """One answer of select, rendered: every text of the outcome."""
 
-    def __init__(self, query: Query, answer: engine.QueryAnswer, profile: str = profiles.DEFAULT) -> None:
+    def __init__(self, query: Query, answer: QueryAnswer, profile: str = profiles.DEFAULT) -> None:
         self.query, self.answer, self.outcome, self.profile = query, answer, answer.outcome, profile
         outcome = self.outcome
         # an InferenceService that select cannot answer for (a usage error alone; --all reports it)

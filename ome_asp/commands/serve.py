@@ -28,12 +28,16 @@ import json
 from collections import OrderedDict
 from typing import TextIO
 
-from . import engine, profiles, reasons, report
-from .errors import OmeAspError
-from .facts import Query, build_facts
-from .limits import MAX_INPUT_BYTES
-from .loader import load, load_documents
-from .objects import Cluster
+from ome_asp.commands.options import add_profile_flags, profile_of
+from ome_asp.errors import OmeAspError, UsageError
+from ome_asp.input import profiles
+from ome_asp.input.limits import MAX_INPUT_BYTES
+from ome_asp.input.loader import load, load_documents
+from ome_asp.input.objects import Cluster
+from ome_asp.render import reasons, report
+from ome_asp.solver import engine
+from ome_asp.solver.answer import QueryAnswer
+from ome_asp.solver.facts import Query, build_facts
 
 CACHED_NAMESPACES = 64
 
@@ -43,15 +47,15 @@ class Oracle:
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
-        self._answers: OrderedDict[str, dict[Query, engine.QueryAnswer]] = OrderedDict()
+        self._answers: OrderedDict[str, dict[Query, QueryAnswer]] = OrderedDict()
 
-    def answer(self, query: Query) -> engine.QueryAnswer:
+    def answer(self, query: Query) -> QueryAnswer:
         answers = self._namespace(query.namespace)
         if query not in answers:  # a name the cluster does not have: an error answer
             answers[query] = solve_one(self.cluster, query)
         return answers[query]
 
-    def _namespace(self, namespace: str) -> dict[Query, engine.QueryAnswer]:
+    def _namespace(self, namespace: str) -> dict[Query, QueryAnswer]:
         if namespace in self._answers:
             self._answers.move_to_end(namespace)
             return self._answers[namespace]
@@ -74,7 +78,7 @@ def namespace_queries(cluster: Cluster, namespace: str) -> list[Query]:
     return [Query(namespace, model=m) for m in models] + [Query(namespace, isvc=i) for i in isvcs]
 
 
-def solve_one(cluster: Cluster, query: Query) -> engine.QueryAnswer:
+def solve_one(cluster: Cluster, query: Query) -> QueryAnswer:
     return engine.solve(build_facts(cluster, [query]), 1).queries[1]
 
 
@@ -199,3 +203,37 @@ def serve(loaded, stdin: TextIO, stdout: TextIO, default: profiles.Profile = pro
         stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
         stdout.flush()
     return 0
+
+
+def add_parser(commands) -> None:
+    serve = commands.add_parser(
+        "serve",
+        help="answer explain queries as JSON lines, keeping the encoding and the cluster loaded",
+        description="Read one JSON request per line on stdin, write one JSON answer per line (docs/oracle.md).",
+    )
+    serve.add_argument("--stdio", action="store_true", required=True, help="talk JSON lines on stdin/stdout (the only transport)")
+    serve.add_argument(
+        "-f", "--filename", action="append", default=[], metavar="PATH",
+        help="the cluster to answer about (requests may also bring their own manifests)",
+    )
+    serve.add_argument("--strict", action="store_true", help="treat every warning as an input error")
+    add_profile_flags(serve)
+    serve.set_defaults(run=run)
+
+
+def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+    if "-" in args.filename:
+        raise UsageError("serve reads its requests from stdin, so -f - cannot be the cluster")
+    profile = profile_of(args)
+    requests = io.TextIOWrapper(stdin, encoding="utf-8")
+    if not args.filename:
+        return serve(None, requests, stdout, profile)
+    cluster = load(args.filename, strict=args.strict, profile=profile)
+    for warning in cluster.warnings:
+        print(f"warning: {warning}", file=stderr)
+
+    def loaded(other: profiles.Profile):
+        """A request may ask for another profile: the cluster is read again under it."""
+        return cluster if other == profile else load(args.filename, strict=args.strict, profile=other)
+
+    return serve(loaded, requests, stdout, profile)

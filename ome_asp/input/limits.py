@@ -17,7 +17,7 @@ import yaml
 if TYPE_CHECKING:  # the loader uses this module too, and needs no solver
     import clingo
 
-from .errors import InputError, OmeAspError
+from ome_asp.errors import InputError, OmeAspError
 
 #: All input files and stdin together. A single YAML document (a `kind: List`
 #: dump) takes about 45 bytes of memory per input byte while it is read, so

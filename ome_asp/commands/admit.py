@@ -17,8 +17,11 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from . import engine, reasons, report
-from .facts import build_facts
+from ome_asp.commands.options import load_cluster
+from ome_asp.render import reasons, report
+from ome_asp.solver import engine
+from ome_asp.solver.answer import Answer
+from ome_asp.solver.facts import build_facts
 
 EXIT_ALLOWED = 0
 EXIT_DENIED = 1  # the normal negative result: some runtime is denied
@@ -39,8 +42,6 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
-    from .cli import load_cluster  # cli imports this module
-
     cluster = load_cluster(args, stdin, stderr)
     facts = build_facts(cluster, [])
     args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
@@ -56,7 +57,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_DENIED if denied else EXIT_ALLOWED
 
 
-def admission(facts, answer: engine.Answer) -> list[tuple]:
+def admission(facts, answer: Answer) -> list[tuple]:
     """(runtime, denial message or None) for every declared runtime, in I10's order."""
     return [
         (

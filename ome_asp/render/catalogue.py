@@ -2,7 +2,7 @@
 the check it belongs to, what causes it and what to change.
 
 docs/troubleshooting.md is generated from this table (scripts/gen_troubleshooting.py)
-and the messages come from `ome_asp.reasons`, so docs and messages never
+and the messages come from `ome_asp.render.reasons`, so docs and messages never
 drift; a test keeps the catalogue and the renderers in step.
 """
 

@@ -39,8 +39,8 @@ from typing import Callable, TextIO
 
 import yaml
 
-from . import cases, gen
-from .errors import InputError, UsageError
+from ome_asp.conformance import cases, gen
+from ome_asp.errors import InputError, UsageError
 
 EXIT_AGREE, EXIT_DISAGREE = 0, 1
 ANSWER_KEYS = ("selected", "ranking", "rejected", "message")

@@ -11,19 +11,18 @@ not parse become warnings of the same form (I11), or errors with `strict=True`.
 
 from __future__ import annotations
 
-from datetime import datetime
 import functools
 import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
+from datetime import datetime
 from typing import IO, Any, NoReturn
 
-from ome_asp.collector import gc_paused
-from ome_asp.documents import NO_KEY, Document, decode, documents, quote, shown
 from ome_asp.errors import InputError
-from ome_asp.limits import MAX_INPUT_BYTES, InputBudget
-from ome_asp.objects import (
+from ome_asp.input.documents import NO_KEY, Document, decode, documents, quote, shown
+from ome_asp.input.limits import MAX_INPUT_BYTES, InputBudget
+from ome_asp.input.objects import (
     BASE_MODEL,
     CLUSTER_BASE_MODEL,
     CLUSTER_SERVING_RUNTIME,
@@ -45,9 +44,10 @@ from ome_asp.objects import (
     SizeRange,
     Source,
 )
-from ome_asp.profiles import V1_3, Profile
-from ome_asp.sizes import is_go_size, is_size
-from ome_asp.versions import parse_version
+from ome_asp.input.profiles import V1_3, Profile
+from ome_asp.input.sizes import is_go_size, is_size
+from ome_asp.input.versions import parse_version
+from ome_asp.timing import gc_paused
 
 # A cluster repeats the same few version strings thousands of times.
 _is_version = functools.lru_cache(maxsize=1024)(lambda text: parse_version(text) is not None)

@@ -16,8 +16,8 @@ from typing import Callable
 
 import clingo
 
-from .documents import quote, shown
-from .errors import InternalError
+from ome_asp.errors import InternalError
+from ome_asp.input.documents import quote, shown
 
 NONE = "none"  # the constant the encoding uses for an absent value
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from packaging.version import InvalidVersion, Version
 
-from .errors import UsageError
+from ome_asp.errors import UsageError
 
 DEFAULT = "v1.3"
 

@@ -1,17 +1,17 @@
 """The objects ome-asp reads, after loading, validation and API-server defaults (spec I2, I3).
 
-The loader (`ome_asp.loader`) turns YAML documents into these; the fact builder
-(`ome_asp.facts`) turns these into clingo symbols. They hold exactly the fields
+The loader (`ome_asp.input.loader`) turns YAML documents into these; the fact builder
+(`ome_asp.solver.facts`) turns these into clingo symbols. They hold exactly the fields
 spec I2 lists; `None` always means *absent* (an empty string is *set*, spec 0.2).
 Strings are kept exactly as written; sizes and versions are parsed later, by
-`ome_asp.sizes` and `ome_asp.versions`.
+`ome_asp.input.sizes` and `ome_asp.input.versions`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .profiles import V1_3, Profile
+from ome_asp.input.profiles import V1_3, Profile
 
 SERVING_RUNTIME = "ServingRuntime"
 CLUSTER_SERVING_RUNTIME = "ClusterServingRuntime"

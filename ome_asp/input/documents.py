@@ -17,8 +17,8 @@ from typing import Any
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 
-from .errors import InputError
-from .limits import check_alias_expansion
+from ome_asp.errors import InputError
+from ome_asp.input.limits import check_alias_expansion
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

@@ -1,0 +1,61 @@
+"""What every command shares: the input and profile flags, the exit codes,
+and reading the manifests of -f with their warnings."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TextIO
+
+from ome_asp.errors import UsageError
+from ome_asp.input import limits, profiles
+from ome_asp.input.loader import load
+
+EXIT_OK = 0
+EXIT_ERROR = 1  # E2: every error of explain; the normal negative result of the other commands
+EXIT_USAGE = 2  # input or usage error of the commands other than explain
+EXIT_OUTCOME = 3  # an outcome without a table (profiles.md section 0): unsupported input, panic, order unspecified
+
+
+def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> None:
+    """The flags every command that reads manifests shares."""
+    if namespace:
+        parser.add_argument("-n", "--namespace", default="default", help="the namespace to evaluate in (default: %(default)s)")
+    parser.add_argument(
+        "-f", "--filename", action="append", default=[], metavar="PATH",
+        help="manifests: a file, a directory (read recursively) or - for stdin; repeatable",
+    )
+    parser.add_argument("--strict", action="store_true", help="treat every warning as an input error")
+    parser.add_argument(
+        "--max-input-size", type=limits.parse_byte_size, default=limits.format_byte_size(limits.MAX_INPUT_BYTES),
+        metavar="SIZE", help="refuse inputs larger than SIZE in total: bytes, or a quantity such as 512Mi (default: %(default)s)",
+    )
+    add_profile_flags(parser)
+
+
+def add_profile_flags(parser: argparse.ArgumentParser) -> None:
+    """--profile and --ome-version (docs/profiles.md): which OME version to emulate."""
+    parser.add_argument(
+        "--profile", choices=tuple(profiles.PROFILES), default=None,
+        help=f"the OME version to emulate (default: {profiles.DEFAULT}); see docs/profiles.md",
+    )
+    parser.add_argument(
+        "--ome-version", metavar="X.Y.Z", default=None,
+        help="an OME release, mapped to its profile: 0.x code-v0.1.5, 1.0 to 1.2 v1.2.2, 1.3 and later v1.3",
+    )
+
+
+def profile_of(args) -> profiles.Profile:
+    """The profile the flags choose (UsageError for both flags or a bad version)."""
+    return profiles.resolve(args.profile, args.ome_version)
+
+
+def load_cluster(args, stdin, stderr: TextIO):
+    """The manifests of -f, read under the chosen profile, with their warnings
+    (I11) printed on stderr."""
+    profile = profile_of(args)
+    if not args.filename:
+        raise UsageError("no input: pass the manifests with -f FILE, -f DIR or -f - (stdin)")
+    cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile)
+    for warning in cluster.warnings:
+        print(f"warning: {warning}", file=stderr)
+    return cluster
