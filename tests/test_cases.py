@@ -19,7 +19,6 @@ import yaml
 from conftest import ROOT, run_cli
 
 from ome_asp.conformance import cases
-from ome_asp.conformance.schema import validate
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import rule_coverage  # noqa: E402
@@ -57,29 +56,27 @@ def test_schema_files_are_the_schemas_check_uses(tmp_path):
 
 
 def test_cases_are_valid_by_the_schemas():
-    """Also with a full JSON Schema validator, when one is installed."""
-    jsonschema = pytest.importorskip("jsonschema")
     for case in CASES:
-        jsonschema.validate(case.spec, cases.CASE_SCHEMA)
-        jsonschema.validate(case.expected, cases.EXPECTED_SCHEMA)
+        assert cases.schema_errors(case.spec, cases.CASE_SCHEMA) == []
+        assert cases.schema_errors(case.expected, cases.EXPECTED_SCHEMA) == []
 
 
 @pytest.mark.parametrize("instance, schema, message", [
     ({"description": "x", "rules": ["Q5"], "profile": "v1.3", "query": {"namespace": "n", "model": "m", "isvc": "i"},
-      "check": ["explain"]}, cases.CASE_SCHEMA, "query: matches 2 alternatives"),
+      "check": ["explain"]}, cases.CASE_SCHEMA, "query: {'namespace': 'n', 'model': 'm', 'isvc': 'i'} is valid under each of"),
     ({"description": "x", "rules": ["Q99x"], "profile": "v1.3", "query": {"namespace": "n", "model": "m"},
-      "check": ["explain"]}, cases.CASE_SCHEMA, "rules[0]"),
+      "check": ["explain"]}, cases.CASE_SCHEMA, "rules[0]: 'Q99x' does not match"),
     ({"description": "x", "rules": ["Q5"], "profile": "v1.3", "query": {"namespace": "n", "model": "m"},
-      "check": ["select"]}, cases.CASE_SCHEMA, "check: contains no item"),
+      "check": ["select"]}, cases.CASE_SCHEMA, "check: ['select'] does not contain items matching"),
     ({"explain": {"selected": None, "ranking": [{"kind": "ServingRuntime", "namespace": "n", "name": "r"}],
-                  "rejected": [], "message": None}}, cases.EXPECTED_SCHEMA, "missing 'score'"),
-    ({"explain": {"error": "x", "extra": 1}}, cases.EXPECTED_SCHEMA, "unknown key"),
+                  "rejected": [], "message": None}}, cases.EXPECTED_SCHEMA, "explain.ranking[0]: 'score' is a required property"),
+    ({"explain": {"error": "x", "extra": 1}}, cases.EXPECTED_SCHEMA, "explain: Additional properties are not allowed ('extra' was unexpected)"),
     ({"admit": {"items": [{"kind": "ServingRuntime", "namespace": "n", "name": "r", "allowed": 1, "message": None}]}},
-     cases.EXPECTED_SCHEMA, "allowed: expected boolean"),
+     cases.EXPECTED_SCHEMA, "admit.items[0].allowed: 1 is not of type 'boolean'"),
 ])
-def test_schema_validator_rejects(instance, schema, message):
-    errors = validate(instance, schema)
-    assert errors and any(message in e for e in errors), errors
+def test_schema_errors_name_the_field_of_the_closest_shape(instance, schema, message):
+    errors = cases.schema_errors(instance, schema)
+    assert errors and errors[0].startswith(message), errors
 
 
 def _reference_explain(case: cases.Case) -> dict:
@@ -186,7 +183,7 @@ def test_check_without_expected_prints_the_answer(tmp_path):
 
 
 @pytest.mark.parametrize("edit, message", [
-    (lambda c: c.pop("rules"), "case.yaml: (top): missing 'rules'"),
+    (lambda c: c.pop("rules"), "case.yaml: (top): 'rules' is a required property"),
     (lambda c: c.update(check=["explain", "select"]), "answers ['explain'], but case.yaml checks ['explain', 'select']"),
 ])
 def test_check_malformed_case_is_an_input_error(tmp_path, edit, message):

@@ -29,7 +29,6 @@ from pathlib import Path
 
 import yaml
 
-from ome_asp.conformance.schema import validate
 from ome_asp.errors import InputError
 from ome_asp.render import report
 
@@ -241,9 +240,36 @@ def _read_yaml(path: Path):
 
 
 def _check(path: Path, value, schema: dict) -> None:
-    errors = validate(value, schema)
+    errors = schema_errors(value, schema)
     if errors:
         raise InputError(f"{path}: {errors[0]}")
+
+
+def schema_errors(value, schema: dict) -> list[str]:
+    """Every violation of a case schema (draft 2020-12, validated by
+    jsonschema), most relevant first, each as `<path>: <why>`. Where a value
+    matches none of oneOf's shapes, the message is about the shape it comes
+    closest to: the one whose errors lie deepest, then the fewest of them."""
+    import jsonschema  # only reading cases needs it
+    from jsonschema.exceptions import relevance
+
+    def closest(error):
+        while error.context:
+            shapes: dict = {}
+            for inner in error.context:
+                shapes.setdefault(inner.schema_path[0], []).append(inner)
+            errors = min(shapes.values(), key=lambda es: (-max(len(e.absolute_path) for e in es), len(es)))
+            error = max(errors, key=lambda e: len(e.absolute_path))
+        return error
+
+    found = sorted(jsonschema.Draft202012Validator(schema).iter_errors(value), key=relevance)
+    return [_schema_message(closest(error)) for error in found]
+
+
+def _schema_message(error) -> str:
+    where = error.json_path.removeprefix("$").removeprefix(".") or "(top)"
+    message = error.message if len(error.message) <= 200 else error.message[:199] + "…"
+    return f"{where}: {message}"
 
 
 # --- running ome-asp on a case ------------------------------------------------
