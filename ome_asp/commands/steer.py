@@ -31,6 +31,7 @@ from ome_asp.render import reasons, report
 from ome_asp.solver import engine
 from ome_asp.solver.answer import QueryAnswer, Verdict
 from ome_asp.solver.facts import (
+    INPUT_SCHEMA,
     EntryTables,
     FactBuilder,
     Facts,
@@ -40,6 +41,7 @@ from ome_asp.solver.facts import (
     build_facts,
     const,
     runtime_id,
+    term,
 )
 
 # The predicates an edit can change; their facts arrive as base_* (steer.lp).
@@ -150,7 +152,7 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
     runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
     rivals = [r for r in before.ranking if r != want and (goal == "all" or not r.namespaced)]
     candidates = _Candidates(cluster, query, runtime, before, rivals, goal)
-    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts)
+    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + ("steer.lp",))
     found = _solve(facts, candidates)
     edit_sets = [_verify(cluster, query, want, edits, goal) for edits in found]
     impossible = [] if edit_sets else _why_impossible(before.verdicts[want])
@@ -183,9 +185,9 @@ class _Candidates:
         for i, entry in enumerate(self.runtime.entries):
             for p in sorted(priorities - {entry.priority or 1}):
                 edit = Edit("priority", self.want, f"spec.supportedModelFormats[{i}].priority", entry.priority, p, entry=i)
-                term = self._edit(builder, edit, f"priority({i},{p})", ("number", i), abs(p - (entry.priority or 1)), 3)
-                fact.edit_priority(term, i, p)
-                fact.edit_weights(term, i, entries.weights(dataclasses.replace(entry, priority=p)))
+                edit_term = self._edit(builder, edit, term("priority", i, p), ("number", i), abs(p - (entry.priority or 1)), 3)
+                fact.edit_priority(edit_term, i, p)
+                fact.edit_weights(edit_term, i, entries.weights(dataclasses.replace(entry, priority=p)))
             p = entry.priority or 1
             for side, ref, other, default in (("format", entry.model_format, entry.model_framework, (10, 5)),
                                               ("framework", entry.model_framework, entry.model_format, (5, 10))):
@@ -194,18 +196,18 @@ class _Candidates:
                 for w in sorted(values - {ref.weight}):
                     path = f"spec.supportedModelFormats[{i}].{'modelFormat' if side == 'format' else 'modelFramework'}.weight"
                     edit = Edit("weight", self.want, path, ref.weight, w, entry=i, side=side)
-                    term = self._edit(builder, edit, f"weight({i},{side},{_int_term(w)})", ("number", i), abs(w - ref.weight), 2)
+                    edit_term = self._edit(builder, edit, term("weight", i, const(side), _int_arg(w)), ("number", i), abs(w - ref.weight), 2)
                     changed = dataclasses.replace(ref, weight=w)
                     field = "model_format" if side == "format" else "model_framework"
-                    fact.edit_weights(term, i, entries.weights(dataclasses.replace(entry, **{field: changed})))
+                    fact.edit_weights(edit_term, i, entries.weights(dataclasses.replace(entry, **{field: changed})))
             if entry.auto_select is not True:
                 edit = Edit("autoSelect", self.want, f"spec.supportedModelFormats[{i}].autoSelect", entry.auto_select, True, entry=i)
-                fact.edit_auto_select(self._edit(builder, edit, f"auto_select({i})", ("auto_select", i)), i)
+                fact.edit_auto_select(self._edit(builder, edit, term("auto_select", i), ("auto_select", i)), i)
         self._range_edits(builder)
         for rival in self.rivals:
             rival_rt = runtime_id(rival.kind, rival.namespace, rival.name)
             edit = Edit("disable", rival, "spec.disabled", None, True)
-            fact.edit_disable(self._edit(builder, edit, f"disable({rival_rt.text})", ("disable", rival_rt)), rival_rt)
+            fact.edit_disable(self._edit(builder, edit, term("disable", rival_rt), ("disable", rival_rt)), rival_rt)
 
     def _range_edits(self, builder: FactBuilder) -> None:
         fact, exact = builder.fact, builder.exact
@@ -223,37 +225,31 @@ class _Candidates:
                 edit = Edit("sizeRange", self.want, f"spec.modelSizeRange.{bound}", old, text, bound=bound)
                 change = abs(parse_size(old) - size)
                 worst = max(worst, change)
-                term = self._edit(builder, edit, f"widen({bound})", ("range",), change, 1)
-                fact.edit_bound(term, const(bound), text, exact(size))
+                edit_term = self._edit(builder, edit, term("widen", const(bound)), ("range",), change, 1)
+                fact.edit_bound(edit_term, const(bound), text, exact(size))
                 other = size_range.max if bound == "min" else size_range.min
                 if other is not None:
                     low, high = (size, parse_size(other)) if bound == "min" else (parse_size(other), size)
-                    fact.edit_width(term, exact(high - low))
+                    fact.edit_width(edit_term, exact(high - low))
         edit = Edit("sizeRange", self.want, "spec.modelSizeRange", {k: v for k, v in (("min", size_range.min), ("max", size_range.max)) if v is not None}, None)
-        fact.edit_drop_range(self._edit(builder, edit, "drop_range", ("range",), worst + 1, 1))
+        fact.edit_drop_range(self._edit(builder, edit, const("drop_range"), ("range",), worst + 1, 1))
 
-    def _edit(self, builder: FactBuilder, edit: Edit, text: str, slot: tuple, change=None, level=None) -> Term:
+    def _edit(self, builder: FactBuilder, edit: Edit, edit_term: Term, slot: tuple, change=None, level=None) -> Term:
         fact = builder.fact
-        term = Term(text)
-        self.edits[text] = edit
-        fact.edit(term)
-        fact.edit_kind(term, KIND_ORDER[edit.kind])
-        fact.edit_slot(term, Term(_slot_text(slot)))
+        self.edits[edit_term.text] = edit
+        fact.edit(edit_term)
+        fact.edit_kind(edit_term, KIND_ORDER[edit.kind])
+        fact.edit_slot(edit_term, term(*slot) if len(slot) > 1 else const(slot[0]))
         if edit.runtime != self.want:
-            fact.edit_on_other(term)
+            fact.edit_on_other(edit_term)
         if change is not None:
-            fact.edit_change(term, level, builder.exact(change))
-        return term
+            fact.edit_change(edit_term, level, builder.exact(change))
+        return edit_term
 
 
-def _slot_text(slot: tuple) -> str:
-    parts = [s.text if isinstance(s, Term) else str(s) for s in slot]
-    return f"{parts[0]}({','.join(parts[1:])})" if len(parts) > 1 else parts[0]
-
-
-def _int_term(value: int) -> str:
-    """An int64 as a term clingo can read: plain when it fits 32 bits, else a string."""
-    return str(value) if -(2**31) <= value <= INT32_MAX else f'"{value}"'
+def _int_arg(value: int) -> int | str:
+    """An int64 as a term argument clingo can read: the int when it fits 32 bits, else its decimal string."""
+    return value if -(2**31) <= value <= INT32_MAX else str(value)
 
 
 def _reading(weight: int, zero_reads_as: int) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -23,6 +24,7 @@ from typing import Iterable, NamedTuple
 
 import clingo
 
+from ome_asp.errors import InternalError
 from ome_asp.input.documents import shown
 from ome_asp.input.objects import (
     BASE_MODEL,
@@ -119,16 +121,40 @@ def const(name: str) -> Term:
     return Term(name)
 
 
+def term(name: str, *args) -> Term:
+    """The nested term `name(args...)`, its arguments as in a fact (Terms,
+    strings quoted as clingo prints them, 32-bit ints, tuples): the one way
+    identifiers and other compound terms are written."""
+    return Term(f"{name}({','.join(_text(a, {}) for a in args)})")
+
+
 def runtime_id(kind: str, namespace: str | None, name: str) -> Term:
     if kind == SERVING_RUNTIME:
-        return Term(f"sr({quoted(namespace)},{quoted(name)})")
-    return Term(f"csr({quoted(name)})")
+        return term("sr", namespace, name)
+    return term("csr", name)
 
 
 def model_id(model: Model) -> Term:
     if model.kind == BASE_MODEL:
-        return Term(f"bm({quoted(model.namespace)},{quoted(model.name)})")
-    return Term(f"cbm({quoted(model.name)})")
+        return term("bm", model.namespace, model.name)
+    return term("cbm", model.name)
+
+
+@lru_cache(maxsize=None)
+def declared(files: tuple[str, ...]) -> dict[str, frozenset[int]]:
+    """name -> arities of the predicates the `#defined` statements of these
+    encoding files declare: the facts a builder may emit."""
+    from ome_asp.solver.engine import encoding_dir  # engine imports this module
+
+    arities: dict[str, set[int]] = {}
+    for file in files:
+        text = (encoding_dir() / file).read_text(encoding="utf-8")
+        for name, arity in re.findall(r"^#defined\s+([a-z_]\w*)\s*/\s*(\d+)\s*\.", text, re.MULTILINE):
+            arities.setdefault(name, set()).add(int(arity))
+    return {name: frozenset(a) for name, a in arities.items()}
+
+
+INPUT_SCHEMA = ("input.lp",)  # the encoding files whose #defined statements declare the input facts
 
 
 class FactBuilder:
@@ -136,10 +162,18 @@ class FactBuilder:
 
     ``builder.fact.entry(r, 0)`` records ``entry(r, 0)``; arguments may be
     `Term`s, strings, Python ints (checked to fit clingo's 32 bits), `Exact`
-    numbers and tuples of these.
+    numbers and tuples of these. Each fact's name and arity must be declared
+    by a `#defined` statement of the `schema` files (a misspelt fact would
+    otherwise ground silently against a #defined predicate); `schema=None`
+    checks nothing (the encoding unit tests, whose harness checks the facts
+    against input.lp and the upstream predicates it is given).
     """
 
-    def __init__(self, renamed: frozenset[str] = frozenset(), profile: Profile | None = None) -> None:
+    def __init__(
+        self, renamed: frozenset[str] = frozenset(), profile: Profile | None = None,
+        schema: tuple[str, ...] | None = INPUT_SCHEMA,
+    ) -> None:
+        self._declared = None if schema is None else declared(schema)
         self._renamed = renamed
         self._facts: list[tuple[str, tuple]] = []
         self._numbers: set[Fraction | str] = set()
@@ -194,8 +228,20 @@ class _FactCalls:
         self._builder = builder
 
     def __getattr__(self, name: str):
-        def record(*args) -> None:
-            self._builder.add(name, args)
+        add, declared = self._builder.add, self._builder._declared
+        if declared is None:
+            def record(*args) -> None:
+                add(name, args)
+        else:
+            if name not in declared:
+                raise InternalError(f"fact {name}/... is not declared by the encoding's #defined statements")
+            arities = declared[name]
+
+            def record(*args) -> None:
+                if len(args) not in arities:
+                    raise InternalError(f"fact {name}/{len(args)} is not declared (the encoding declares "
+                                        f"{', '.join(f'{name}/{a}' for a in sorted(arities))})")
+                add(name, args)
 
         setattr(self, name, record)  # found without __getattr__ from now on
         return record
@@ -240,19 +286,23 @@ def _text(arg, vals: dict[Fraction, str]) -> str:
 # --- the facts of a run ------------------------------------------------------
 
 
-def build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str] = frozenset(), extend=None) -> Facts:
+def build_facts(
+    cluster: Cluster, queries: list[Query], renamed: frozenset[str] = frozenset(), extend=None,
+    schema: tuple[str, ...] = INPUT_SCHEMA,
+) -> Facts:
     """All facts for `queries` against `cluster` (encoding/input.lp).
 
     `renamed` predicates are emitted as base_<name> (for a program that
     derives them, encoding/steer.lp); `extend(builder, entries)` adds facts of
-    its own before the exact numbers are ranked."""
+    its own before the exact numbers are ranked; `schema`, the encoding files
+    that declare all of them (FactBuilder)."""
     with gc_paused():
-        return _build_facts(cluster, queries, renamed, extend)
+        return _build_facts(cluster, queries, renamed, extend, schema)
 
 
-def _build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str], extend) -> Facts:
+def _build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str], extend, schema) -> Facts:
     profile = cluster.profile
-    builder = FactBuilder(renamed, profile)
+    builder = FactBuilder(renamed, profile, schema)
     fact = builder.fact
     versions: set[str] = set()
 
@@ -384,7 +434,7 @@ class EntryTables:
         key = (*(ref and dataclasses.replace(ref, weight=None) for ref in key[:2]), *key[2:])
         if key in self._signatures:
             return self._signatures[key]
-        s = self._signatures[key] = Term(f"sig({len(self._signatures) + 1})")
+        s = self._signatures[key] = term("sig", len(self._signatures) + 1)
         fact = self._builder.fact
         fact.signature(s)
         for side, ref in (("format", entry.model_format), ("framework", entry.model_framework)):
@@ -413,7 +463,7 @@ class EntryTables:
         p = 1 if entry.priority is None else entry.priority
         if (wf, ww, p) in self._weights:
             return self._weights[(wf, ww, p)]
-        w = self._weights[(wf, ww, p)] = Term(f"w({len(self._weights) + 1})")
+        w = self._weights[(wf, ww, p)] = term("w", len(self._weights) + 1)
         self._builder.weights[w.text] = (wf, ww, p)
         fact, exact = self._builder.fact, self._builder.exact
         fact.weights(w)
@@ -447,8 +497,8 @@ def _add_pipeline(builder: FactBuilder, owner: str, key: tuple, pipeline: Pipeli
     add = builder.add
     if pipeline.class_name is not None:
         add(f"{owner}_pipeline_class", (*key, pipeline.class_name))
-    components = [(Term(f"named({quoted(k)})"), c) for k, c in pipeline.components.items()]
-    components += [(Term(f"additional({quoted(k)})"), c) for k, c in (pipeline.additional or {}).items()]
+    components = [(term("named", k), c) for k, c in pipeline.components.items()]
+    components += [(term("additional", k), c) for k, c in (pipeline.additional or {}).items()]
     for component, value in components:
         add(f"{owner}_component", (*key, component))
         for field, text in (("library", value.library), ("type", value.type)):
@@ -546,7 +596,7 @@ def add_version(builder: FactBuilder, text: str) -> None:
 
 def _add_inference_service(builder: FactBuilder, isvc) -> None:
     fact = builder.fact
-    i = Term(f"isvc({quoted(isvc.namespace)},{quoted(isvc.name)})")
+    i = term("isvc", isvc.namespace, isvc.name)
     fact.isvc(i)
     if isvc.model_name is not None:
         fact.isvc_model(i, isvc.model_name)

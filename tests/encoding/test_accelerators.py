@@ -24,7 +24,7 @@ H100, H200, A100 = "nvidia-h100", "nvidia-h200", "nvidia-a100"
 def check(requests, lists, with_isvc=True, examined=True):
     """requests: [(source, class)] on the ISVC; lists: the runtime's
     acceleratorClasses (None: no list, the same facts as [])."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     f = b.fact
     f.evaluated(1, term('cbm("m")'))
     if examined:

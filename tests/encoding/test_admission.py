@@ -36,7 +36,7 @@ def declare(b, r=RT, entries=(), disabled=False, classes=()):
 
 
 def admit(build):
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     build(b)
     return run(FILES, b)
 

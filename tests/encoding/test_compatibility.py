@@ -55,7 +55,7 @@ def add_pipeline(b, owner, key, pipeline):
 
 def builder(*runtimes):
     """Query 1 evaluates M; every runtime (RT by default) is in its scope."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     b.fact.evaluated(1, M)
     b.fact.query_scope(1, const("cluster"))
     for r in runtimes or (RT,):
@@ -412,7 +412,7 @@ def test_matching_is_per_model():
     model on its own, and each query's runtimes support its own model (only
     query 1's pair is examined)."""
     llama, mistral = term('cbm("llama")'), term('cbm("mistral")')
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     for q, m in ((1, llama), (2, mistral)):
         b.fact.evaluated(q, m)
         b.fact.query_scope(q, const("cluster"))
@@ -436,7 +436,7 @@ def test_q1_q5_only_runtimes_in_the_query_scope_support_the_model():
     there = runtime_id("ServingRuntime", "ns2", "there")
     cluster = runtime_id("ClusterServingRuntime", None, "cluster")
     denied = runtime_id("ClusterServingRuntime", None, "denied")
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     b.fact.evaluated(1, M)
     b.fact.query_scope(1, "ns1")
     b.fact.query_scope(1, const("cluster"))

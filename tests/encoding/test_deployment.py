@@ -24,7 +24,7 @@ def check(isvc=None, runtime=None, with_isvc=True, examined=True):
     """isvc: {"components": [...], "engine"/"decoder": annotation, "spec": spec.deploymentMode};
     runtime: {"engine"/"decoder": mode} from engineConfig/decoderConfig."""
     isvc, runtime = isvc or {}, runtime or {}
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     f = b.fact
     if examined:
         f.examined(1, RT)

@@ -81,7 +81,7 @@ def builder(model=None, runtimes=(RT,), evaluated=True):
     is a candidate); `model` maps label parts to values (format
     safetensors unless it says otherwise)."""
     model = {"format": "safetensors", **(model or {})}
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     f = b.fact
     f.model(M)
     f.model_declares(M, const("format"), model["format"])
@@ -327,7 +327,7 @@ def fail(b, r, *checks, q=1, reasons=None):
 
 def failures(*checks, r=RT, reasons=None):
     """A program of query 1 where r fails `checks` (see `fail`)."""
-    return fail(FactBuilder(), r, *checks, reasons=reasons)
+    return fail(FactBuilder(schema=None), r, *checks, reasons=reasons)
 
 
 @pytest.mark.parametrize(
@@ -424,7 +424,7 @@ def test_o8_qualifying_runtime_not_listed():
     """Q9, O8: a candidate failing no check qualifies (a Yes row) and is not
     listed; one that failed a check does not qualify."""
     failing = runtime_id("ClusterServingRuntime", None, "failing")
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     b.fact.query_scope(1, const("cluster"))
     for r in (RT, failing):
         b.fact.runtime_scope(r, const("cluster"))

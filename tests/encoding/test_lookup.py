@@ -74,7 +74,7 @@ def test_m1_example():
     """M1 example: BaseModel m in ns1 and ClusterBaseModel m; an ISVC in ns1
     gets the BaseModel, one in ns2 the ClusterBaseModel (spec.model.kind has
     no fact at all: it plays no part). --model resolves the same way (E7)."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     model(b, BM1)
     model(b, CBM)
     isvc(b, "ns1", "chat", model_name="m")
@@ -91,7 +91,7 @@ def test_m1_example():
 
 def test_m1_base_model_of_another_namespace_is_not_found():
     """M1: only the query namespace's BaseModel counts (E4 row 1)."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     model(b, BM1)
     query(b, 1, "ns2", model_name="m")
     answer = lookup(b)
@@ -152,7 +152,7 @@ def _format_name_absent_via_isvc(b):
 def test_e4_target_errors_stop_the_query(build, error):
     """E4 conditions and M4: exactly one error, nothing evaluated, no
     candidate (the query has no scope, not even the cluster one)."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     model(b, CBM)
     admitted_runtime(b, runtime_id("ClusterServingRuntime", None, "rt"))
     build(b)
@@ -165,7 +165,7 @@ def test_e4_target_errors_stop_the_query(build, error):
 
 def test_m4_a_format_name_is_enough():
     """M4 control case: a non-empty format name (and nothing else) evaluates."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     model(b, CBM)
     query(b, 1, "ns1", model_name="m")
     answer = lookup(b)
@@ -187,7 +187,7 @@ def test_m4_a_format_name_is_enough():
 def test_e5_note_for_a_named_runtime(runtime_name, notes):
     """E5: an ISVC with a non-empty spec.runtime.name gets the note; the query
     is still evaluated (the table is printed)."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     model(b, CBM)
     isvc(b, "ns1", "chat", model_name="m", runtime_name=runtime_name)
     query(b, 1, "ns1", isvc_name="chat")
@@ -198,7 +198,7 @@ def test_e5_note_for_a_named_runtime(runtime_name, notes):
 
 def test_e5_no_note_for_explain_model():
     """E5 is about --isvc: a --model query never gets the note."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     model(b, CBM)
     isvc(b, "ns1", "chat", model_name="m", runtime_name="rt")
     query(b, 1, "ns1", model_name="m")
@@ -216,7 +216,7 @@ def test_q1_candidates():
     there = runtime_id("ServingRuntime", "ns2", "there")
     cluster = runtime_id("ClusterServingRuntime", None, "cluster")
     denied = runtime_id("ClusterServingRuntime", None, "denied")
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     model(b, CBM)
     admitted_runtime(b, here, entries=2)
     admitted_runtime(b, there)
@@ -234,7 +234,7 @@ def test_q1_candidates_per_query_namespace():
     """Q1: each query has its own namespace's ServingRuntimes."""
     one = runtime_id("ServingRuntime", "ns1", "rt")
     two = runtime_id("ServingRuntime", "ns2", "rt")
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     model(b, CBM)
     admitted_runtime(b, one)
     admitted_runtime(b, two)
@@ -248,7 +248,7 @@ def test_e17_a_name_shared_by_both_kinds_gives_two_candidates():
     two candidates."""
     namespaced = runtime_id("ServingRuntime", "ns1", "shared")
     cluster = runtime_id("ClusterServingRuntime", None, "shared")
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     model(b, CBM)
     admitted_runtime(b, namespaced)
     admitted_runtime(b, cluster)
@@ -263,7 +263,7 @@ def test_q1_a_namespace_named_cluster_is_not_the_cluster_scope():
     namespaced = runtime_id("ServingRuntime", "cluster", "a")
     other = runtime_id("ServingRuntime", "ns1", "b")
     cluster = runtime_id("ClusterServingRuntime", None, "c")
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     model(b, CBM)
     for r in (namespaced, other, cluster):
         admitted_runtime(b, r)

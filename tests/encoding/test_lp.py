@@ -21,11 +21,11 @@ def test_input_predicates_are_read_from_input_lp():
 def test_a_forgotten_upstream_predicate_fails():
     """lookup.lp reads runtime/1 (admission.lp); not declaring it is a clingo warning."""
     with pytest.raises(AssertionError, match="atom does not occur in any rule head"):
-        run(("lookup.lp",), FactBuilder())
+        run(("lookup.lp",), FactBuilder(schema=None))
 
 
 def test_a_misspelt_fact_fails():
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     b.fact.runtime_declard(RT)
     with pytest.raises(AssertionError, match="runtime_declard/1"):
         run(("admission.lp",), b)
@@ -33,7 +33,7 @@ def test_a_misspelt_fact_fails():
 
 def test_an_old_schema_fact_fails():
     """entry/2 is no input predicate any more: a test still writing it fails."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     b.fact.runtime_declared(RT)
     b.fact.entry(RT, 0)
     with pytest.raises(AssertionError, match=r"entry/2"):
@@ -42,7 +42,7 @@ def test_an_old_schema_fact_fails():
 
 def test_an_input_predicate_cannot_be_declared_upstream():
     with pytest.raises(ValueError, match="input predicate"):
-        run(("admission.lp",), FactBuilder(), upstream=("entry/4",))
+        run(("admission.lp",), FactBuilder(schema=None), upstream=("entry/4",))
 
 
 def test_more_than_one_answer_set_fails():
@@ -52,7 +52,7 @@ def test_more_than_one_answer_set_fails():
         "examined/2", "failed/2", "query_view/2", "view_score/3", "runtime/1",
         "sized_query/3", "runtime_distance/2", "sized_distance/3",
     )
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     view = const("v")
     b.fact.query_view(1, view)
     for name in ("a", "b"):

@@ -63,7 +63,7 @@ def builder(runtimes, sized=True, query=1, one_bounded=ONE_BOUNDED):
     per runtime (runtime_distance/2, whether or not the model is sized, as
     sizes.lp gives it), or for a name in `one_bounded` per size in use
     (sized_distance/3, so only when sized)."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     ranks = {name: k for k, name in enumerate(sorted({name for (_, name), _, _ in runtimes}), 1)}
     b.fact.query_view(query, VIEW)
     if sized:
@@ -228,7 +228,7 @@ def test_cost_vector_is_the_winners_and_has_every_level(sized):
 
 def test_cost_vector_has_every_level_without_a_qualifying_runtime():
     """selection.lp keeps every level even when nothing is selected."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     b.fact.query(1)
     best = optimum(FILES, b, upstream=UPSTREAM)
     assert best.answer.rows("selected") == set()

@@ -33,7 +33,7 @@ class Case:
     """One query (number 1) in namespace `ns`, built fact by fact."""
 
     def __init__(self) -> None:
-        self.b = FactBuilder()
+        self.b = FactBuilder(schema=None)
         self.fact = self.b.fact
         self.fact.query(1)
         self.fact.query_namespace(1, NS)

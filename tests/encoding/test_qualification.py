@@ -68,7 +68,7 @@ REASONS = {
 
 def builder():
     """Query 1 evaluates model M (format safetensors)."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     f = b.fact
     f.model(M)
     f.evaluated(1, M)

@@ -54,7 +54,7 @@ def model(b, m, fmt="safetensors", fmt_version=None):
 
 def builder(*runtimes):
     """Query 1 evaluates M and examines `runtimes` (RT by default)."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     b.fact.side(const("format"))
     b.fact.side(const("framework"))
     model(b, M)

@@ -40,7 +40,7 @@ def facts(size, min_=None, max_=None, examined=True):
     """One model (size None: no modelParameterSize) and one runtime, examined
     unless told otherwise, with modelSizeRange {min, max} (None: absent; both
     NO_RANGE: no range)."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     f, exact = b.fact, b.exact
     f.model(M)
     f.evaluated(1, M)
@@ -268,7 +268,7 @@ def test_counts_reach_clingo_only_as_exact_terms():
     assert distances(answer) == {(R, "1595000000000")}
     assert solve(facts("1.5T", "405B", "1T")).rows("size_outside") == {("1", R)}
 
-    raw = FactBuilder()
+    raw = FactBuilder(schema=None)
     raw.fact.model_size(M, "1.5T", counts["1.5T"])
     with pytest.raises(OverflowError):
         raw.symbols()

@@ -25,7 +25,7 @@ def switch(b, name, value):
 
 
 def mode_check(mode_filter=None, requested="OMENative", runtime_mode="MultiNode"):
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     if mode_filter is not None:
         switch(b, "mode_filter", mode_filter)
     b.fact.examined(1, RT)
@@ -61,7 +61,7 @@ def test_code_v015_Q4_no_check_when_off():
 def compatibility(schema, declares):
     """Model M with format safetensors and framework transformers against
     signature sig(1) declaring the sides in `declares`."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     if schema is not None:
         switch(b, "schema_validation", schema)
     b.fact.evaluated(1, M)
@@ -103,7 +103,7 @@ def score(versions, piece, model_format=FormatRef("safetensors", operator="Equal
     framework mismatch `piece` (or none) with model M. scoring.lp takes the
     score per (score view, runtime): the best counted entry's, given where an
     entry counts (view_score/3); 0 when none counts above 0 (score_zero/2)."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     if versions is not None:
         switch(b, "score_versions", versions)
     for side in ("format", "framework"):
@@ -152,7 +152,7 @@ def test_code_v015_S3_absent_side_adds_no_term():
 
 
 def sizes(outcome=None, bounds=(("min", "1", 1),), size=5.0, nan=False, go=False):
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     if outcome is not None:
         switch(b, "one_bounded_range", outcome)
     if go:
@@ -223,7 +223,7 @@ def excluded(excluded_list):
     compatibility.lp, as in test_explanation.py; its other upstream is given
     (empty) as facts."""
     sr = runtime_id("ServingRuntime", "ns", "rt")
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     if excluded_list is not None:
         switch(b, "excluded_list", excluded_list)
     b.fact.model(M)
@@ -308,7 +308,7 @@ def test_code_v015_M6_no_model_reference():
 
 
 def admission(*switches, runtimes=("a", "b"), priorities=((1, 2),)):
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     for name, value in switches:
         switch(b, name, value)
     for name, entries in zip(runtimes, priorities * len(runtimes)):
@@ -338,7 +338,7 @@ def test_code_v015_W4_shadowing():
 
 
 def test_code_v015_O3_go_first_pins_the_selection():
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     a, z = runtime_id("ClusterServingRuntime", None, "a"), runtime_id("ClusterServingRuntime", None, "z")
     for n, r in enumerate((a, z), 1):
         b.fact.rank_key(1, r, (1, 0, 0, n))

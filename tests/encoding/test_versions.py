@@ -46,7 +46,7 @@ V10 = [
 
 def compare(*pairs):
     """version_match rows for version_compared facts of (entry, op, model)."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     for text in sorted({v for entry, _, model in pairs for v in (entry, model)}):
         add_version(b, text)
     for entry, op, model in pairs:
@@ -112,7 +112,7 @@ OPERATORS = ["Equal", "GreaterThan", "GreaterThanOrEqual", "LessThan"]
 def test_v2_unparseable_never_matches(bad, op):
     """V2: a version that fails V1 (no version/7 fact) matches nothing, on
     either side, whatever the operator, even itself."""
-    b = FactBuilder()
+    b = FactBuilder(schema=None)
     add_version(b, bad)
     assert b.symbols() == []  # the V1 parser gives no fact for it
     assert compare((bad, op, "1.8.0"), ("1.8.0", op, bad), (bad, op, bad)) == set()

@@ -1,0 +1,37 @@
+"""The fact builder's guarantees (ome_asp/solver/facts.py): terms are written
+in one way, and every fact is one encoding/input.lp declares."""
+
+from __future__ import annotations
+
+import clingo
+import pytest
+
+from ome_asp.errors import InternalError
+from ome_asp.solver.facts import FactBuilder, const, term
+
+
+def test_term_writes_nested_terms_as_clingo_prints_them():
+    written = term("sr", 'a"). evil(1', "n")
+    assert written.text == str(clingo.Function("sr", [clingo.String('a"). evil(1'), clingo.String("n")]))
+    assert term("weight", 0, const("format"), "9223372036854775807").text == 'weight(0,format,"9223372036854775807")'
+    assert term("disable", term("csr", "x")).text == 'disable(csr("x"))'
+    with pytest.raises(OverflowError):
+        term("priority", 0, 2**31)
+
+
+def test_a_fact_the_encoding_does_not_declare_is_an_internal_error():
+    """I2/input.lp: a misspelt fact would ground silently against a #defined
+    predicate; the builder refuses it instead."""
+    builder = FactBuilder()
+    builder.fact.accelerator_class("a100")  # declared: accelerator_class/1
+    with pytest.raises(InternalError, match="accelerator_clas"):
+        builder.fact.accelerator_clas("a100")
+    with pytest.raises(InternalError, match="accelerator_class/2"):
+        builder.fact.accelerator_class("a100", 1)
+
+
+def test_other_schemas_and_no_check():
+    with pytest.raises(InternalError):
+        FactBuilder().fact.edit(const("e"))  # steer.lp's, not input.lp's
+    FactBuilder(schema=("input.lp", "steer.lp")).fact.edit(const("e"))
+    FactBuilder(schema=None).fact.examined(1, term("csr", "rt"))  # the encoding unit tests' upstream facts
