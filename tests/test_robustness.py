@@ -20,7 +20,6 @@ import pytest
 import yaml
 from conftest import FIXTURES, run_cli
 
-from ome_asp import cli
 from ome_asp.commands import options
 from ome_asp.errors import InputError
 from ome_asp.input import documents, limits

@@ -1,11 +1,14 @@
-"""The one place where reason terms from the encoding become text.
+"""Where the reason terms of the encoding become text.
 
 The encoding reports every failure as a functor term (`size_out_of_range(S,
 Min, Max)`, `mode_mismatch(engine, RM, IM)`, ...); `text(term)` dispatches on
 the functor's name to the function that renders it with the exact strings of
 spec E14/E15, Z4, D5, W3/W4 and E4 (and, for select, `outcome_text`: M2, M3,
 X3, X4, X6, O9). An unknown functor is an internal error,
-never a guess.
+never a guess. Two texts about a selection are not written here because they
+are not terms of the encoding: the fixed detail of each outcome of
+profiles.md section 0 (`solver.answer.OUTCOME_DETAILS`) and the Go sort's
+"order unspecified" detail (`solver.gosort`).
 """
 
 from __future__ import annotations
