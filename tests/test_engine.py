@@ -40,10 +40,10 @@ def test_only_the_selection_is_left_to_the_solver(case):
     queries = all_model_queries(cluster, query["namespace"]) or [Query(query["namespace"], model="absent")]
     facts = build_facts(cluster, queries[:1])
     for files in (engine.CORE + engine.EXPLANATION + engine.SELECTION, engine.CORE + engine.SELECTION):
-        ctl = engine._ground(facts.program, files + engine.SHOW)
+        ctl = engine.ground_program(facts.program, files + engine.SHOW)
         undecided = {a.symbol.name for a in ctl.symbolic_atoms if not a.is_fact}
         assert undecided <= {"selected"}
-    ctl = engine._ground(facts.program, engine.CORE + engine.WINNER + engine.SHOW)  # the batch programs
+    ctl = engine.ground_program(facts.program, engine.CORE + engine.WINNER + engine.SHOW)  # the batch programs
     assert all(a.is_fact for a in ctl.symbolic_atoms)
 
 

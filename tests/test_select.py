@@ -475,7 +475,7 @@ def test_O5_X1_outcome_agrees_with_explain(case):
     json.dumps(document)
     assert document["admission"]["allowed"] == (outcome.admission_denial is None)
 
-    ctl = engine._ground(facts.program, engine.CORE + engine.EXPLANATION + engine.SELECTION + engine.SHOW + engine.OUTCOME)
+    ctl = engine.ground_program(facts.program, engine.CORE + engine.EXPLANATION + engine.SELECTION + engine.SHOW + engine.OUTCOME)
     assert {a.symbol.name for a in ctl.symbolic_atoms if not a.is_fact} <= USED_DEPENDENT
 
 

@@ -142,11 +142,17 @@ def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort=N
     for code-v0.1.5, gives the order instead of the rank keys: a list of
     runtimes, or an outcome (name, detail) when Go leaves it unspecified."""
     with gc_paused():
-        return _decode(symbols, n_queries, facts, go_sort)
+        # a Model's sequence makes a new Symbol at every step; _texts steps twice
+        return _decode(_texts(list(symbols)), n_queries, facts, go_sort)
 
 
-def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort) -> Answer:
-    symbols = list(symbols)  # a Model's sequence makes a new Symbol at every step; _texts steps twice
+def decode_texts(texts: list[str], n_queries: int, facts: Facts, go_sort=None) -> Answer:
+    """`decode` of the shown atoms as clingo prints them (a world's atoms,
+    ome_asp/solver/worlds.py); the caller pauses the collector."""
+    return _decode(texts, n_queries, facts, go_sort)
+
+
+def _decode(texts: list[str], n_queries: int, facts: Facts, go_sort) -> Answer:
     queries = {q: QueryAnswer() for q in range(1, n_queries + 1)}
     criteria: dict[int, str] = {}
     denied: dict[RuntimeRef, clingo.Symbol] = {}
@@ -163,7 +169,7 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort)
         return verdicts[r]
 
     rank_key, failure = _RANK_KEY.fullmatch, _FAILURE.fullmatch
-    for s, text in zip(symbols, _texts(symbols)):
+    for text in texts:
         key = rank_key(text)
         if key is not None:
             q, r, *cost = key.groups()
@@ -206,6 +212,7 @@ def _decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort)
             model, signature, k, piece = detail.groups()
             pieces.setdefault((model, signature), []).append((int(k), _term(piece)))
             continue
+        s = _term(text)  # the few atoms left: one per query or runtime, or of the whole run
         name, args = s.name, s.arguments
         if name == "criterion":
             criteria[args[0].number] = args[1].name

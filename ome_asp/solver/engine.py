@@ -79,7 +79,7 @@ def solve(
         # winner.lp read it (go_first/2) and outcome.lp derives the rest from it.
         pins = {q: a.ranking[0] for q, a in answer.queries.items() if a.ranking and a.ranking[0] != a.selected}
         if pins:
-            pinned = _go_first_facts(facts, pins)
+            pinned = go_first_facts(facts, pins)
             answer = _solve(dataclasses.replace(facts, program=facts.program + pinned), files, n_queries, go_sort, sizes, start)
     return answer
 
@@ -95,10 +95,10 @@ def program(n_queries: int, explain: bool = True, outcome: bool = False, details
 def ground(facts: Facts, files: tuple[str, ...]) -> clingo.Control:
     """The ground program of `files` on `facts` (for measuring it: the
     benchmarks' ground sizes, tests/test_scaling.py)."""
-    return _ground(facts.program, files)
+    return ground_program(facts.program, files)
 
 
-def _go_first_facts(facts: Facts, pins: dict[int, RuntimeRef]) -> str:
+def go_first_facts(facts: Facts, pins: dict[int, RuntimeRef]) -> str:
     identifiers = {ref: text for text, ref in facts.runtimes.items()}
     return "".join(
         str(clingo.Function("go_first", [clingo.Number(q), clingo.parse_term(identifiers[runtime])])) + ".\n"
@@ -107,7 +107,7 @@ def _go_first_facts(facts: Facts, pins: dict[int, RuntimeRef]) -> str:
 
 
 def _solve(facts: Facts, files: tuple[str, ...], n_queries: int, go_sort, sizes: bool, start: float) -> Answer:
-    ctl = _ground(facts.program, files)
+    ctl = ground_program(facts.program, files)
     grounded = time.perf_counter()
     optimal = []
     with ctl.solve(yield_=True) as handle:
@@ -128,7 +128,9 @@ def _solve(facts: Facts, files: tuple[str, ...], n_queries: int, go_sort, sizes:
     return answer
 
 
-def _ground(facts: str, files: tuple[str, ...]) -> clingo.Control:
+def ground_program(facts: str, files: tuple[str, ...], load=None) -> clingo.Control:
+    """`load(ctl, files)` adds the encoding (default: the files as written;
+    worlds.py adds them rewritten for many worlds)."""
     # optN enumerates every optimal model, which lets solve() prove uniqueness;
     # without optimization statements it enumerates all models (there is one).
     dropped: list[str] = []
@@ -142,7 +144,7 @@ def _ground(facts: str, files: tuple[str, ...]) -> clingo.Control:
             dropped.append(message.strip())
 
     ctl = clingo.Control(["--opt-mode=optN", "--models=0"], logger=log)
-    _load_encoding(ctl, files)
+    (load or _load_encoding)(ctl, files)
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
     if dropped:
@@ -173,30 +175,30 @@ def _load_encoding(ctl: clingo.Control, files: tuple[str, ...]) -> None:
         from clingo import ast  # only a process that grounds twice needs it
 
         if name not in _parsed:
-            _parsed[name] = _statements(str(directory / name))
+            _parsed[name] = statements(str(directory / name))
         with ast.ProgramBuilder(ctl) as builder:
             for statement in _parsed[name]:
                 builder.add(statement)
 
 
-def _statements(path: str) -> list:
+def statements(path: str) -> list:
     """The statements of an encoding file, less its comments (half of them)."""
     from clingo import ast
 
-    statements = []
+    found = []
 
     def keep(statement) -> None:
         if statement.ast_type != ast.ASTType.Comment:
-            statements.append(statement)
+            found.append(statement)
 
     ast.parse_files([path], keep)
-    return statements
+    return found
 
 
 def admit(facts: Facts) -> Answer:
     """The admission webhook (W-rules) on every declared runtime: only
     input.lp and admission.lp are grounded; `denied` says which are denied."""
-    ctl = _ground(facts.program, ADMIT + SHOW)
+    ctl = ground_program(facts.program, ADMIT + SHOW)
     with ctl.solve(yield_=True) as handle:
         models = [model.symbols(shown=True) for model in handle]
     if len(models) != 1:
@@ -206,7 +208,7 @@ def admit(facts: Facts) -> Answer:
 
 def steer_control(facts: str) -> clingo.Control:
     """The ground program of encoding/steer.lp on steer's facts, ready to enumerate optima."""
-    return _ground(facts, CORE + STEER)
+    return ground_program(facts, CORE + STEER)
 
 
 def rank_by_reoptimizing(facts: Facts, query: int = 1) -> list[RuntimeRef]:
@@ -214,7 +216,7 @@ def rank_by_reoptimizing(facts: Facts, query: int = 1) -> list[RuntimeRef]:
 
     One optimization per qualifying runtime; quadratic, kept as the reference
     the fast ranking is tested against."""
-    ctl = _ground(facts.program, CORE + SELECTION + SHOW)
+    ctl = ground_program(facts.program, CORE + SELECTION + SHOW)
     ctl.configuration.solve.opt_mode = "opt"
     ranking: list[clingo.Symbol] = []
     while True:

@@ -1,0 +1,231 @@
+"""Worlds: many independent cases in one grounding (issue 12, docs/decisions.md D-49).
+
+encoding/*.lp is written for one cluster. `compile_files` rewrites its parsed
+statements (clingo.ast) so that every predicate carries a leading *world*
+term: `examined(Q, R)` becomes `examined(W, Q, R)`, `switch(N, V)` becomes
+`switch(W, N, V)`. A world is one case: its own objects, its own profile
+switches and its own queries. Python emits `world(W).` and each fact of the
+case with `W` first (`world_facts`), grounds all worlds together and decodes
+the shown atoms world by world with the one decoder of answer.py
+(`split_worlds`, `answer.decode_texts`).
+
+What the rewrite touches (and why it is sound, D-49):
+- every atom (`SymbolicAtom`) in a rule's head, body, conditions and
+  aggregate elements gets `W` first; terms that are not atoms (`sig(N)`,
+  `val(K, D)`, reason terms) are untouched;
+- a rule whose body has no positive atom (an encoding's fact, a body of
+  negative literals, comparisons or aggregates only) gets the guard
+  `world(W)`, so `W` is bound (safe) and ranges over the batch's worlds;
+- `#show p/n` becomes `#show p/n+1`, `#show t : body` gets `W` in `t`;
+  `#defined p/n` becomes `p/n+1`; a `#minimize` element gets `W` in its
+  tuple, so equal weights of two worlds never merge.
+Every rule instance then mentions one world only, so the ground program is
+the disjoint union of the worlds' programs: no atom of world 1 occurs in a
+rule instance of world 2, and each world's answer set is the one its case
+has alone.
+
+`python -m ome_asp.solver.worlds FILE...` prints the rewritten encoding, so a
+batch replays with plain clingo: that text plus the worlds' facts.
+"""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import re
+import sys
+from pathlib import Path
+
+import clingo
+from clingo import ast
+
+from ome_asp.solver import engine, gosort
+from ome_asp.solver.answer import Answer, _texts, decode_texts
+from ome_asp.solver.facts import Facts
+from ome_asp.timing import gc_paused
+
+WORLD = "World"  # the variable the rewrite adds; the encoding must not use it
+_GUARD = "world"
+
+
+class _AddWorld(ast.Transformer):
+    """Puts the world variable first in every atom it visits."""
+
+    def __init__(self, location) -> None:
+        self.world = ast.Variable(location, WORLD)
+
+    def visit_SymbolicAtom(self, atom):
+        atom = atom.update(**self.visit_children(atom))  # its variables: none may be the world's
+        return atom.update(symbol=self._term(atom.symbol))
+
+    def visit_Variable(self, variable):
+        if variable.name == WORLD:
+            raise ValueError(f"{variable.location.begin.filename}: the variable {WORLD} is the world rewrite's")
+        return variable
+
+    def _term(self, term):
+        if term.ast_type == ast.ASTType.UnaryOperation:  # classical negation: -p(X)
+            return term.update(argument=self._term(term.argument))
+        if term.ast_type == ast.ASTType.Pool:  # p(a;b): each alternative
+            return term.update(arguments=[self._term(t) for t in term.arguments])
+        if term.ast_type == ast.ASTType.Function:
+            return term.update(arguments=[self.world, *term.arguments])
+        raise ValueError(f"{term.location.begin.filename}: an atom the world rewrite cannot extend: {term}")
+
+
+def _binds_world(body) -> bool:
+    """A positive atom in the body binds the world variable (every atom has it)."""
+    return any(
+        lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
+        and lit.atom.ast_type == ast.ASTType.SymbolicAtom
+        for lit in body
+    )
+
+
+def _guarded(body, location) -> list:
+    if _binds_world(body):
+        return list(body)
+    guard = ast.SymbolicAtom(ast.Function(location, _GUARD, [ast.Variable(location, WORLD)], 0))
+    return [ast.Literal(location, ast.Sign.NoSign, guard), *body]
+
+
+def rewrite(statement):
+    """The statement with a world term in every predicate (module docstring)."""
+    kind = statement.ast_type
+    location = statement.location
+    add = _AddWorld(location)
+    if kind == ast.ASTType.Rule:
+        body = [add(lit) for lit in statement.body]
+        return statement.update(head=add(statement.head), body=_guarded(body, location))
+    if kind == ast.ASTType.ShowSignature:
+        return statement.update(arity=statement.arity + 1)
+    if kind == ast.ASTType.Defined:
+        return statement.update(arity=statement.arity + 1)
+    if kind == ast.ASTType.ShowTerm:
+        body = [add(lit) for lit in statement.body]
+        return statement.update(term=add._term(statement.term), body=_guarded(body, location))
+    if kind == ast.ASTType.Minimize:
+        body = [add(lit) for lit in statement.body]
+        return statement.update(terms=[add.world, *statement.terms], body=_guarded(body, location))
+    if kind == ast.ASTType.Program:
+        return statement
+    raise ValueError(f"{location.begin.filename}: the world rewrite does not handle {kind}")
+
+
+# The rewritten statements of each encoding file, parsed and rewritten once
+# per process (serve and the batch commands ground batch after batch).
+_compiled: dict[str, list] = {}
+atexit.register(_compiled.clear)  # free them before clingo's library is gone (engine.py)
+
+
+def compiled(name: str) -> list:
+    """The rewritten statements of encoding/`name`."""
+    if name not in _compiled:
+        _compiled[name] = [rewrite(s) for s in engine.statements(str(engine.encoding_dir() / name))]
+    return _compiled[name]
+
+
+def load(ctl: clingo.Control, files: tuple[str, ...]) -> None:
+    """Add the rewritten `files` of encoding/ to `ctl`."""
+    with ast.ProgramBuilder(ctl) as builder:
+        for name in files:
+            for statement in compiled(name):
+                builder.add(statement)
+
+
+def declaration() -> str:
+    """`world/1`, which the guards read and only Python's facts define."""
+    return f"#defined {_GUARD}/1.\n"
+
+
+# A fact line of `Facts.program` (facts.py) starts with the predicate's name
+# and its opening parenthesis: the name is ours, never user text, and user
+# strings cannot hold a line break (clingo prints it as \n), so a line start
+# is always a fact's start.
+_FACT_START = re.compile(r"^(\w+)\((\)?)", re.MULTILINE)
+
+
+def world_facts(program: str, world: int) -> str:
+    """`world(W).` and each fact of `program` (facts.py's text) with `W` first."""
+    w = str(int(world))
+    return f"{_GUARD}({w}).\n" + _FACT_START.sub(lambda m: f"{m[1]}({w}{m[2] or ','}", program)
+
+
+def split_worlds(texts: list[str]) -> dict[int, list[str]]:
+    """Shown atoms as clingo prints them (`name(W,args)`), grouped by world,
+    the world term taken out (`name(args)`), in one pass."""
+    worlds: dict[int, list[str]] = {}
+    for text in texts:
+        open_ = text.index("(")
+        comma = text.find(",", open_)
+        if comma < 0:  # the world was the only argument
+            worlds.setdefault(int(text[open_ + 1:-1]), []).append(text[:open_])
+            continue
+        world = int(text[open_ + 1:comma])
+        atoms = worlds.get(world)
+        if atoms is None:
+            atoms = worlds[world] = []
+        atoms.append(text[:open_ + 1] + text[comma + 1:])
+    return worlds
+
+
+def solve(batch: list[Facts], n_queries: list[int], explain: bool = True, outcome: bool = False) -> list[Answer]:
+    """`engine.solve(facts, n, explain, outcome)` of each case of `batch`, all
+    grounded together as worlds of the batch program (winner.lp: each world's
+    first runtime without search, the variant explain --all-models uses; tests
+    check it equals the one-query optimum). A batch whose program has no
+    single answer set is answered case by case, so a case fails as it fails
+    alone."""
+    files = engine.program(0, explain, outcome)  # 0 queries: the batch variant
+    answers = _solve(batch, n_queries, files)
+    if answers is None:
+        return [engine.solve(f, n, explain, outcome) for f, n in zip(batch, n_queries)]
+    if outcome:  # code-v0.1.5: the Go order's first runtime, pinned as engine.solve pins it
+        pinned = {}
+        for w, (facts, answer) in enumerate(zip(batch, answers)):
+            if facts.profile is not None and facts.profile.go_sort:
+                pins = {q: a.ranking[0] for q, a in answer.queries.items() if a.ranking and a.ranking[0] != a.selected}
+                if pins:
+                    pinned[w] = dataclasses.replace(facts, program=facts.program + engine.go_first_facts(facts, pins))
+        if pinned:
+            again = solve(list(pinned.values()), [n_queries[w] for w in pinned], explain, outcome)
+            for w, answer in zip(pinned, again):
+                answers[w] = answer
+    return answers
+
+
+def admit(batch: list[Facts]) -> list[Answer]:
+    """`engine.admit` of each case of `batch`, grounded together."""
+    answers = _solve(batch, [0] * len(batch), engine.ADMIT + engine.SHOW)
+    return answers if answers is not None else [engine.admit(f) for f in batch]
+
+
+def _solve(batch: list[Facts], n_queries: list[int], files: tuple[str, ...]) -> list[Answer] | None:
+    program = declaration() + "".join(world_facts(f.program, w) for w, f in enumerate(batch))
+    ctl = engine.ground_program(program, files, load)
+    with ctl.solve(yield_=True) as handle:
+        models = [model.symbols(shown=True) for model in handle]
+    del ctl  # a batch's Control is freed with it: memory stays flat over batches
+    if len(models) != 1:
+        return None
+    with gc_paused():
+        atoms = split_worlds(_texts(models[0]))
+        return [
+            decode_texts(atoms.get(w, []), n, facts, gosort.order if facts.profile is not None and facts.profile.go_sort else None)
+            for w, (facts, n) in enumerate(zip(batch, n_queries))
+        ]
+
+
+def main(argv: list[str]) -> int:
+    """Print the rewritten encoding files (default: every file main.lp includes)."""
+    names = [Path(a).name for a in argv] or list(engine.program(1))
+    sys.stdout.write(declaration())
+    for name in names:
+        sys.stdout.write(f"% --- {name}, one world per case\n")
+        for statement in compiled(name):
+            sys.stdout.write(f"{statement}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

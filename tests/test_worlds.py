@@ -1,0 +1,186 @@
+"""Worlds (issue 12, D-49): many independent cases in one grounding answer
+exactly as each case answers alone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import clingo
+import pytest
+from clingo import ast
+from manifests import entry, model, runtime
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ome_asp.commands import serve
+from ome_asp.errors import OmeAspError
+from ome_asp.input import profiles
+from ome_asp.render import report
+from ome_asp.solver import engine, worlds
+from ome_asp.solver.answer import decode, decode_texts
+from ome_asp.solver.facts import Query, build_facts
+from ome_asp.testing import strategies
+
+
+def rewritten(text: str) -> list[str]:
+    found = []
+    ast.parse_string(text, lambda s: found.append(str(worlds.rewrite(s))))
+    return found[1:]  # without #program base.
+
+
+def test_the_rewrite_puts_the_world_first_in_every_atom_never_in_other_terms():
+    assert rewritten("p(X, sig(Y)) :- q(X, Y), not r(X), X != 1.") == [
+        "p(World,X,sig(Y)) :- q(World,X,Y); not r(World,X); X != 1."
+    ]
+    assert rewritten("c(Q, N) :- q(Q), N = #count { R: e(Q, R) }.") == [
+        "c(World,Q,N) :- q(World,Q); N = #count { R: e(World,Q,R) }."
+    ]
+    assert rewritten("{ s(Q, R) : k(Q, R) } = 1 :- h(Q).") == [
+        "1 = { s(World,Q,R): k(World,Q,R) } :- h(World,Q)."
+    ]
+
+
+def test_rules_binding_no_world_get_the_guard():
+    """An encoding's fact, a pool, a body of negations or aggregates only:
+    world(W) binds the world (a rule with a positive atom needs none)."""
+    assert rewritten("side(format). s(a;b). :- not p. n(N) :- N = #count { X: p(X) }.") == [
+        "side(World,format) :- world(World).",
+        "s(World,a;World,b) :- world(World).",
+        "#false :- world(World); not p(World).",
+        "n(World,N) :- world(World); N = #count { X: p(World,X) }.",
+    ]
+
+
+def test_show_defined_and_minimize_carry_the_world():
+    assert rewritten("#show p/2. #show s(Q) : s(Q, _, _). #defined f/1. #minimize { C@2, Q : k(Q, C) }.") == [
+        "#show p/3.",
+        "#show s(World,Q) : s(World,Q,_,_).",
+        "#defined f/2.",
+        ":~ k(World,Q,C). [C@2,World,Q]",  # two worlds' equal weights never merge
+    ]
+
+
+def test_the_world_variable_is_the_rewrites_own():
+    with pytest.raises(ValueError, match="World"):
+        rewritten("p(World) :- q(World).")
+
+
+def test_world_facts_put_the_world_first_and_keep_user_text():
+    program = 'entry(csr("a(b"),0,sig(1),w(1)).\nquery(1).\nsig_pipeline().\nx("\\nfoo(").\n'
+    assert worlds.world_facts(program, 7) == (
+        'world(7).\nentry(7,csr("a(b"),0,sig(1),w(1)).\nquery(7,1).\nsig_pipeline(7).\nx(7,"\\nfoo(").\n'
+    )
+
+
+def test_split_worlds_takes_the_world_out():
+    assert worlds.split_worlds(["rank_key(2,1,csr(\"a\"),(1,2,3,4))", "p(1)", "q(1,\"x,y\")"]) == {
+        2: ['rank_key(1,csr("a"),(1,2,3,4))'],
+        1: ["p", 'q("x,y")'],
+    }
+
+
+def _case(cluster_documents, query: Query, profile=profiles.V1_3):
+    return build_facts(serve._case_cluster(cluster_documents, profile), [query])
+
+
+def _runtime(name, fmt="safetensors"):
+    return runtime(name, supportedModelFormats=[entry(modelFormat={"name": fmt, "version": "1.0.0"})])
+
+
+def _model(fmt="safetensors"):
+    return model("m", modelFormat={"name": fmt, "version": "1.0.0"})
+
+
+def test_a_world_never_sees_another_worlds_objects():
+    """Same object names, same namespaces in every world: each world's answer
+    is its own cluster's (here world 0's runtime supports the model, world
+    1's runtime of the same name does not, world 2 has none)."""
+    query = Query("ns", model="m")
+    batch = [
+        _case([_model(), _runtime("rt")], query),
+        _case([_model(), _runtime("rt", "onnx")], query),
+        _case([_model()], query),
+    ]
+    answers = worlds.solve(batch, [1, 1, 1])
+    assert [str(a.queries[1].selected) for a in answers] == ["ClusterServingRuntime rt", "None", "None"]
+    assert answers[1].queries[1].verdicts and not answers[2].queries[1].verdicts
+    for facts, answer in zip(batch, answers):
+        alone = engine.solve(facts, 1)
+        assert report.explain_json(query, answer.queries[1]) == report.explain_json(query, alone.queries[1])
+
+
+def test_decode_texts_is_decode_of_the_printed_atoms():
+    facts = _case([_model(), _runtime("rt")], Query("ns", model="m"))
+    ctl = engine.ground_program(facts.program, engine.program(1))
+    with ctl.solve(yield_=True) as handle:
+        symbols = [next(iter(handle)).symbols(shown=True)][0]
+    a, b = decode(symbols, 1, facts), decode_texts([str(s) for s in symbols], 1, facts)
+    assert report.explain_json(Query("ns", model="m"), a.queries[1]) == report.explain_json(Query("ns", model="m"), b.queries[1])
+
+
+def test_the_rewritten_encoding_replays_with_plain_clingo(tmp_path):
+    """`python -m ome_asp.solver.worlds` prints the rewritten encoding: with
+    the worlds' facts, plain clingo gives the batch's shown atoms."""
+    query = Query("ns", model="m")
+    batch = [_case([_model(f), _runtime("rt")], query) for f in ("safetensors", "onnx")]
+    files = engine.program(0)
+    encoding = subprocess.run([sys.executable, "-m", "ome_asp.solver.worlds", *files], capture_output=True, text=True, check=True).stdout
+    program = encoding + "".join(worlds.world_facts(f.program, w) for w, f in enumerate(batch))
+    ctl = clingo.Control()
+    ctl.add("base", [], program)
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        shown = sorted(str(s) for s in next(iter(handle)).symbols(shown=True))
+    ctl = engine.ground_program(worlds.declaration() + program[len(encoding):], files, worlds.load)
+    with ctl.solve(yield_=True) as handle:
+        assert shown == sorted(str(s) for s in next(iter(handle)).symbols(shown=True))
+
+
+# --- equivalence: a batch of random cases answered as worlds = each alone ------
+
+
+@st.composite
+def cases(draw):
+    """A random case under a random profile (mixed --model/--isvc queries,
+    outcomes included: code-v0.1.5's panics, errors)."""
+    documents, query = draw(strategies.clusters())
+    profile = draw(st.sampled_from(list(profiles.PROFILES.values())))
+    try:
+        cluster = serve._case_cluster(documents, profile)
+    except OmeAspError:
+        return None
+    query = Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
+    return build_facts(cluster, [query]), query, profile
+
+
+def _explain_text(query, answer, profile) -> str:
+    q = answer.queries[1]
+    if q.error is not None:
+        return f"error {q.error}"
+    if q.ended is not None:
+        return report.to_json(report.outcome_json(report.query_json(query, q), q.ended, profile.name))
+    return report.to_json(report.explain_json(query, q, profile.name))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(cases(), min_size=1, max_size=12), st.booleans())
+def test_a_batch_of_worlds_answers_each_case_as_it_answers_alone(batch, outcome):
+    """Issue 12: report for report, byte for byte (explain's JSON; with
+    outcome.lp also everything select reads)."""
+    batch = [c for c in batch if c is not None]
+    answers = worlds.solve([facts for facts, _, _ in batch], [1] * len(batch), outcome=outcome)
+    for (facts, query, profile), answer in zip(batch, answers):
+        alone = engine.solve(facts, 1, outcome=outcome)
+        assert _explain_text(query, answer, profile) == _explain_text(query, alone, profile)
+        assert answer.denied == alone.denied and answer.unknown_classes == alone.unknown_classes
+        if outcome:
+            assert repr(answer.queries[1].outcome) == repr(alone.queries[1].outcome)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(cases(), min_size=1, max_size=8))
+def test_admission_as_worlds_equals_each_alone(batch):
+    facts = [f for f, _, _ in filter(None, batch)]
+    for answer, alone in zip(worlds.admit(facts), map(engine.admit, facts)):
+        assert (answer.denied, answer.unknown_classes) == (alone.denied, alone.unknown_classes)
