@@ -4,7 +4,10 @@ answers the same queries, from a preloaded cluster or per-request manifests."""
 from __future__ import annotations
 
 import copy
+import io
 import json
+import os
+import threading
 from unittest import mock
 
 import yaml
@@ -13,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ome_asp.commands import serve as serve_module
+from ome_asp.input import profiles
 from ome_asp.testing import strategies
 
 WORKED = str(FIXTURES / "worked-example")
@@ -113,3 +117,95 @@ def test_manifests_read_as_they_are_answer_like_their_yaml_text(case, data):
     with mock.patch.object(serve_module, "_reads_back", lambda manifests: False):
         expected = serve_module.respond(request, None)
     assert serve_module.respond(request, None) == expected
+
+
+# --- batches and commands (issue 12) -------------------------------------------
+
+
+def test_read_ahead_takes_every_buffered_line_within_its_bounds():
+    """Blank lines are skipped (and counted); an unended last line is complete at the end of input."""
+    stream = io.BytesIO(b'{"a": 1}\n\n{"b": 2}\n  \n{"c": 3}\n{"d": 4}')
+    assert [[n for n, _ in batch] for batch in serve_module.read_ahead(stream)] == [[1, 3, 5], [6]]
+    stream.seek(0)
+    assert [[n for n, _ in batch] for batch in serve_module.read_ahead(stream, max_lines=2)] == [[1, 3], [5], [6]]
+    stream.seek(0)
+    assert [[n for n, _ in batch] for batch in serve_module.read_ahead(stream, max_bytes=16)] == [[1], [3, 5], [6]]
+
+
+def test_a_client_sending_one_line_at_a_time_gets_each_answer_before_the_next_line():
+    """serve waits for input only when no complete line is buffered: the
+    answer to a line comes before the client sends another (a pipe, as a
+    client talks to serve)."""
+    read_requests, write_requests = os.pipe()
+    read_answers, write_answers = os.pipe()
+    with open(read_requests, "rb") as requests, open(write_answers, "w") as answers_out:
+        worker = threading.Thread(target=serve_module.serve, args=(None, requests, answers_out))
+        worker.start()
+        with open(write_requests, "wb", buffering=0) as client, open(read_answers) as answers:
+            for n in range(3):
+                client.write(json.dumps({"id": n, "model": "m"}).encode() + b"\n")
+                assert json.loads(answers.readline())["id"] == n  # blocks forever if serve waited for more
+            client.close()
+            worker.join(timeout=60)
+            assert not worker.is_alive()
+
+
+def _cli_json(command: str, path: str, *target: str, profile: str = "v1.3") -> dict:
+    result = run_cli(command, *target, "-f", path, "--profile", profile, "-o", "json")
+    return json.loads(result.stdout) if result.stdout.strip() else {"error": result.stderr.splitlines()[-1][len("error: "):]}
+
+
+def test_select_and_admit_requests_answer_as_the_commands():
+    """"command": "select" / "admit" report what select / admit -o json print,
+    for the loaded cluster and for a request's own manifests."""
+    documents = [d for d in yaml.safe_load_all((FIXTURES / "worked-example" / "manifests.yaml").read_text()) if d]
+    select = {"command": "select", "namespace": "llama-demo", "isvc": "llama-chat"}
+    answers = serve({"id": 1, **select}, {"id": 2, "command": "admit"}, {"id": 3, **select, "manifests": documents},
+                    {"id": 4, "command": "admit", "manifests": documents})
+    assert answers[0]["report"] == _cli_json("select", WORKED, "--isvc", "llama-chat", "-n", "llama-demo")
+    assert answers[1]["report"] == _cli_json("admit", WORKED)
+    assert [a["report"] for a in answers[2:]] == [a["report"] for a in answers[:2]]
+
+
+def test_unknown_commands_and_keys_are_error_answers_never_an_explain():
+    answers = serve(
+        {"id": 1, "command": "rank", "namespace": "llama-demo", "model": "llama-3-2-3b-instruct"},
+        {"id": 2, "namespace": "llama-demo", "model": "llama-3-2-3b-instruct", "modle": "x"},
+        {"id": 3, "command": "admit", "model": "llama-3-2-3b-instruct"},
+        {"id": 4, "command": ["explain"]},
+    )
+    assert answers == [
+        {"id": 1, "error": '"command" must be one of explain, select, admit'},
+        {"id": 2, "error": 'a explain request has no key "modle"'},
+        {"id": 3, "error": 'a admit request has no key "model"'},
+        {"id": 4, "error": '"command" must be one of explain, select, admit'},
+    ]
+
+
+@st.composite
+def _requests(draw):
+    documents, query = draw(strategies.clusters(max_runtimes=5))
+    command = draw(st.sampled_from(["explain", "select", "admit"]))
+    profile = draw(st.sampled_from(list(profiles.PROFILES)))
+    target = {} if command == "admit" else query
+    return {"command": command, "profile": profile, **target, "manifests": documents}
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_requests(), min_size=1, max_size=10))
+def test_a_batch_answers_each_request_as_the_command_line_does(tmp_path_factory, requests):
+    """Issue 12: requests read ahead as one batch (worlds; mixed commands,
+    profiles, --model/--isvc, outcomes and errors) answer exactly as each
+    command answers its request alone."""
+    answers = serve(*[{"id": n, **r} for n, r in enumerate(requests)], argv=())
+    for n, (request, answer) in enumerate(zip(requests, answers)):
+        path = tmp_path_factory.mktemp("case") / "cluster.yaml"
+        path.write_text(yaml.safe_dump_all(request["manifests"]))
+        target = [] if request["command"] == "admit" else [
+            "--isvc" if "isvc" in request else "--model", request.get("isvc", request.get("model")), "-n", request["namespace"]]
+        alone = _cli_json(request["command"], str(path), *target, profile=request["profile"])
+        assert answer["id"] == n
+        if "report" in answer or "error" not in alone:
+            assert answer["report"] == alone
+        else:  # the same error; an input error names the request's input, not the file
+            assert answer["error"].split(": ")[-1] == alone["error"].split(": ")[-1]

@@ -184,3 +184,16 @@ def test_admission_as_worlds_equals_each_alone(batch):
     facts = [f for f, _, _ in filter(None, batch)]
     for answer, alone in zip(worlds.admit(facts), map(engine.admit, facts)):
         assert (answer.denied, answer.unknown_classes) == (alone.denied, alone.unknown_classes)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(strategies.clusters(max_runtimes=5), st.sampled_from(["explain", "select", "admit"]),
+                          st.sampled_from(list(profiles.PROFILES))), min_size=1, max_size=8))
+def test_cases_answered_together_equal_the_command_line(batch):
+    """check, gen and diff answer cases as worlds (cases.answers): each answer
+    is the one the command line gives its case alone."""
+    from ome_asp.conformance import cases
+
+    requests = [(command, cases.dump_manifests(documents).encode(), query, profile, ())
+                for (documents, query), command, profile in batch]
+    assert cases.answers(requests) == [cases.answer(*request) for request in requests]

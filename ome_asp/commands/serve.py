@@ -19,6 +19,14 @@ batch, and at most `CACHED_NAMESPACES` namespaces are kept. A request with
 (default: serve's --profile) chooses the OME version; the cluster is read
 under each profile asked for, each with its own cache. An outcome without a
 table (profiles.md section 0) is a report with `outcome`, `detail` and no rows.
+
+A request's `command` is `explain` (the default), `select` or `admit`; its
+`report` is what `ome-asp <command> ... -o json` prints. Lines already
+waiting on stdin are read ahead (at most BATCH_LINES lines, BATCH_BYTES
+bytes) and answered as one batch: the requests with their own manifests,
+every select and every admit are grounded together as worlds (one case per
+world, ome_asp/solver/worlds.py); the answers are written in request order,
+each flushed.
 """
 
 from __future__ import annotations
@@ -26,20 +34,28 @@ from __future__ import annotations
 import io
 import json
 from collections import OrderedDict
-from typing import TextIO
+from typing import BinaryIO, Iterator, TextIO
 
+from ome_asp.commands import admit
 from ome_asp.commands.options import add_profile_flags, profile_of
+from ome_asp.commands.select_runtime import Selection
 from ome_asp.errors import OmeAspError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.limits import MAX_INPUT_BYTES
 from ome_asp.input.loader import load, load_documents
 from ome_asp.input.objects import Cluster
 from ome_asp.render import reasons, report
-from ome_asp.solver import engine
-from ome_asp.solver.answer import QueryAnswer
-from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver import engine, worlds
+from ome_asp.solver.answer import Answer, QueryAnswer
+from ome_asp.solver.facts import Facts, Query, build_facts
+from ome_asp.timing import gc_paused
 
 CACHED_NAMESPACES = 64
+BATCH_LINES = 1000  # read-ahead bounds: one batch answers at most this many lines,
+BATCH_BYTES = 16 * 2**20  # of at most about this many bytes (one longer line is one batch)
+# The keys a request of each command may have (anything else is an error answer).
+_TARGET_KEYS = frozenset({"id", "command", "profile", "manifests", "namespace", "model", "isvc"})
+REQUEST_KEYS = {"explain": _TARGET_KEYS, "select": _TARGET_KEYS, "admit": frozenset({"id", "command", "profile", "manifests"})}
 
 
 class Oracle:
@@ -85,25 +101,99 @@ def solve_one(cluster: Cluster, query: Query) -> QueryAnswer:
 def respond(request: dict, oracle, default: profiles.Profile = profiles.V1_3) -> dict:
     """The answer to one request (a dict), never raising for the user's mistakes.
     `oracle(profile)` is the Oracle of the loaded cluster under a profile, or None."""
-    response = {"id": request.get("id")}
-    try:
-        query = _query(request)
-        profile = _profile(request, default)
-        if "manifests" in request:
-            answer = solve_one(_case_cluster(request["manifests"], profile), query)
-        elif oracle is None:
-            raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
-        else:
-            answer = oracle(profile).answer(query)
-        if answer.error is not None:
-            raise OmeAspError(reasons.text(answer.error))
-        if answer.ended is not None:
-            response["report"] = report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)
-        else:
-            response["report"] = report.explain_json(query, answer, profile.name)
-    except OmeAspError as error:
-        response["error"] = str(error)
-    return response
+    return respond_all([request], oracle, default)[0]
+
+
+def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = profiles.V1_3) -> list[dict]:
+    """The answers to a batch of requests, in order (a str is a line that is
+    not a request: its error answer). Explain requests about the loaded
+    cluster are answered by its Oracle; every other request is a world of one
+    grounding per command (explain, select, admit)."""
+    responses: list[dict] = []
+    pending: list[int] = []  # where the answers of `cases` go
+    cases: list[tuple[str, Facts, Query | None, profiles.Profile]] = []
+    for request in requests:
+        if isinstance(request, str):
+            responses.append({"id": None, "error": request})
+            continue
+        response = {"id": request.get("id")}
+        responses.append(response)
+        try:
+            command = _command(request)
+            profile = _profile(request, default)
+            query = None if command == "admit" else _query(request)
+            if "manifests" in request:
+                cluster = _case_cluster(request["manifests"], profile)
+            elif oracle is None:
+                raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
+            elif command == "explain":
+                response.update(_explain_report(query, oracle(profile).answer(query), profile))
+                continue
+            else:
+                cluster = oracle(profile).cluster
+            cases.append((command, build_facts(cluster, [] if query is None else [query]), query, profile))
+            pending.append(len(responses) - 1)
+        except OmeAspError as error:
+            response["error"] = str(error)
+    for i, answer in zip(pending, answer_worlds(cases)):
+        responses[i].update(answer)
+    return responses
+
+
+def answer_worlds(cases: list[tuple[str, Facts, Query | None, profiles.Profile]]) -> list[dict]:
+    """{"report": ...} or {"error": ...} of each (command, facts, query,
+    profile), as `ome-asp <command> -o json` reports it; the cases of each
+    command grounded together, one world each."""
+    answers: list[dict] = [{} for _ in cases]
+    for command in REQUEST_KEYS:
+        chosen = [i for i, case in enumerate(cases) if case[0] == command]
+        if not chosen:
+            continue
+        batch = [cases[i][1] for i in chosen]
+        solved = worlds.admit(batch) if command == "admit" else worlds.solve(batch, [1] * len(batch), outcome=command == "select")
+        for i, answer in zip(chosen, solved):
+            _, facts, query, profile = cases[i]
+            try:
+                answers[i] = _REPORTS[command](query, answer, profile, facts)
+            except OmeAspError as error:
+                answers[i] = {"error": str(error)}
+    return answers
+
+
+def _explain_report(query: Query, answer: Answer | QueryAnswer, profile: profiles.Profile, facts=None) -> dict:
+    """explain -o json's report, or the error explain prints."""
+    answer = answer.queries[1] if isinstance(answer, Answer) else answer
+    if answer.error is not None:
+        raise OmeAspError(reasons.text(answer.error))
+    if answer.ended is not None:
+        return {"report": report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)}
+    return {"report": report.explain_json(query, answer, profile.name)}
+
+
+def _select_report(query: Query, answer: Answer, profile: profiles.Profile, facts=None) -> dict:
+    """select -o json's report (an outcome's report too), or the error select prints."""
+    selection = Selection(query, answer.queries[1], profile.name)
+    if selection.error is not None:
+        raise OmeAspError(selection.error)
+    return {"report": selection.document()}
+
+
+def _admit_report(query, answer: Answer, profile: profiles.Profile, facts: Facts) -> dict:
+    """admit -o json's AdmissionReport."""
+    return {"report": admit.document(admit.admission(facts, answer))}
+
+
+_REPORTS = {"explain": _explain_report, "select": _select_report, "admit": _admit_report}
+
+
+def _command(request: dict) -> str:
+    command = request.get("command", "explain")
+    if not isinstance(command, str) or command not in REQUEST_KEYS:
+        raise OmeAspError(f'"command" must be one of {", ".join(REQUEST_KEYS)}')
+    unknown = sorted(str(key) for key in request.keys() - REQUEST_KEYS[command])
+    if unknown:
+        raise OmeAspError(f'a {command} request has no key {", ".join(map(json.dumps, unknown))}')
+    return command
 
 
 def _profile(request: dict, default: profiles.Profile) -> profiles.Profile:
@@ -178,7 +268,7 @@ def _reads_back(manifests: list) -> bool:
     return size <= MAX_INPUT_BYTES
 
 
-def serve(loaded, stdin: TextIO, stdout: TextIO, default: profiles.Profile = profiles.V1_3) -> int:
+def serve(loaded, stdin: BinaryIO, stdout: TextIO, default: profiles.Profile = profiles.V1_3) -> int:
     """Answer every line of `stdin` on `stdout` until end of input. `loaded(profile)`
     reads the cluster of -f under a profile (None without -f)."""
     oracles: dict[str, Oracle] = {}
@@ -189,20 +279,56 @@ def serve(loaded, stdin: TextIO, stdout: TextIO, default: profiles.Profile = pro
         return oracles[profile.name]
 
     oracle = None if loaded is None else oracle_for
-    for number, line in enumerate(stdin, 1):
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-            if not isinstance(request, dict):
-                raise ValueError("a request is a JSON object")
-        except ValueError as error:
-            response = {"id": None, "error": f"line {number}: not a JSON request: {error}"}
-        else:
-            response = respond(request, oracle, default)
-        stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
-        stdout.flush()
+    for lines in read_ahead(stdin):
+        requests: list[dict | str] = []
+        for number, line in lines:
+            try:
+                request = json.loads(line)
+                if not isinstance(request, dict):
+                    raise ValueError("a request is a JSON object")
+            except ValueError as error:
+                request = f"line {number}: not a JSON request: {error}"
+            requests.append(request)
+        with gc_paused():
+            responses = respond_all(requests, oracle, default)
+        for response in responses:
+            stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+            stdout.flush()
     return 0
+
+
+def read_ahead(stdin: BinaryIO, max_lines: int = BATCH_LINES, max_bytes: int = BATCH_BYTES) -> Iterator[list[tuple[int, bytes]]]:
+    """Batches of (line number, line) of the non-blank lines: each time, every
+    complete line already buffered, within the bounds. Waits for input only
+    when no complete line is buffered, so a client sending one line at a time
+    gets each answer before it sends the next."""
+    number = 0
+    tail: list[bytes] = []  # the line begun but not ended
+    while True:
+        chunk = stdin.read1(max_bytes)  # what has arrived, waiting only when nothing has
+        if not chunk:
+            lines = [b"".join(tail)] if tail else []
+        else:
+            *lines, last = chunk.split(b"\n")
+            if lines:
+                lines[0] = b"".join(tail) + lines[0]
+                tail = []
+            tail.append(last)
+        batch: list[tuple[int, bytes]] = []
+        size = 0
+        for line in lines:
+            number += 1
+            if not line.strip():
+                continue
+            if batch and (len(batch) == max_lines or size + len(line) > max_bytes):
+                yield batch
+                batch, size = [], 0
+            batch.append((number, line))
+            size += len(line)
+        if batch:
+            yield batch
+        if not chunk:
+            return
 
 
 def add_parser(commands) -> None:
@@ -225,7 +351,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if "-" in args.filename:
         raise UsageError("serve reads its requests from stdin, so -f - cannot be the cluster")
     profile = profile_of(args)
-    requests = io.TextIOWrapper(stdin, encoding="utf-8")
+    requests = stdin if hasattr(stdin, "read1") else stdin.buffer
     if not args.filename:
         return serve(None, requests, stdout, profile)
     cluster = load(args.filename, strict=args.strict, profile=profile)

@@ -16,7 +16,9 @@ optional keys `table` (explain's stdout with the default table output),
 ome-asp answers a case by running its own command line in-process
 (`cli.main`), with manifests.yaml on stdin (so messages name the input
 `<stdin>` wherever the corpus lives) and the case's profile passed through
-`profile_flags`.
+`profile_flags`; or, for many cases at once (`answers`), by reading the
+manifests as that command line reads them and answering the cases as worlds
+of one grounding per command, which gives the same answers (tests/test_worlds.py).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from ome_asp.errors import InputError
 from ome_asp.render import report
 
 CASE_FILE, MANIFESTS_FILE, EXPECTED_FILE = "case.yaml", "manifests.yaml", "expected.yaml"
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where installed: several times faster
 DEFAULT_PROFILE = "v1.3"
 PROFILES = ("v1.3", "v1.2.2", "code-v0.1.5")
 COMMANDS = ("explain", "select", "admit")
@@ -234,7 +237,7 @@ def load_case(directory: Path, name: str | None = None) -> Case:
 
 def _read_yaml(path: Path):
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise InputError(f"{path}: {str(error).splitlines()[0] if str(error) else type(error).__name__}") from None
 
@@ -327,13 +330,54 @@ def _parse(command: str, out: Output) -> dict:
         document = json.loads(out.stdout) if out.stdout.strip() else None
     except ValueError:
         document = None
-    if isinstance(document, dict) and "outcome" in document:  # profiles.md section 0: no table, an error line
-        return {"error": f"outcome {document['outcome']}: {document['detail']}"}
-    if document is None or (command == "explain" and out.code != 0):
+    if document is None or (command == "explain" and out.code != 0 and "outcome" not in document):
         if errors:
             return {"error": errors[-1]}
         return {"error": f"exit {out.code} without a report: {out.stderr.strip() or out.stdout.strip()}"}
+    return _reduced(command, document)
+
+
+def _reduced(command: str, document: dict) -> dict:
+    """A command's -o json report reduced to the case answer."""
+    if "outcome" in document:  # profiles.md section 0: no table, an error line
+        return {"error": f"outcome {document['outcome']}: {document['detail']}"}
     return {"explain": explain_answer, "select": select_answer, "admit": admit_answer}[command](document)
+
+
+def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
+    """`answer(*request)` of each request, in order. Those that want only the
+    JSON report (no table, stderr, exit, flags) are answered together, one
+    world each of one grounding per command (serve's batch path), with the
+    manifests read as the command line reads `-f -`; the others run the
+    command line."""
+    from ome_asp.commands import serve
+    from ome_asp.commands.explain import CANDIDATE_LIMIT
+    from ome_asp.input import profiles
+    from ome_asp.input.loader import load
+    from ome_asp.solver.facts import Query, build_facts
+
+    results: list[dict | None] = [None] * len(requests)
+    chosen, worlds = [], []
+    for i, (command, manifests, query, profile, want) in enumerate(requests):
+        if want or query.get("flags"):
+            results[i] = answer(command, manifests, query, profile, want)
+            continue
+        try:
+            cluster = load(["-"], stdin=io.BytesIO(manifests), profile=profiles.PROFILES[profile])
+        except InputError as error:
+            results[i] = {"error": str(error)}
+            continue
+        target = None if command == "admit" else Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
+        chosen.append(i)
+        worlds.append((command, build_facts(cluster, [] if target is None else [target]), target, cluster.profile))
+    for i, response in zip(chosen, serve.answer_worlds(worlds)):
+        if "error" in response:
+            results[i] = {"error": response["error"]}
+        elif requests[i][0] == "explain" and len(response["report"].get("rows", ())) > CANDIDATE_LIMIT:
+            results[i] = answer(*requests[i])  # the command line's refusal (E4)
+        else:
+            results[i] = _reduced(requests[i][0], response["report"])
+    return results
 
 
 def _runtime(kind: str, namespace: str | None, name: str) -> dict:
@@ -365,14 +409,17 @@ def admit_answer(report: dict) -> dict:
     return {"items": report["items"]}
 
 
-def run(case: Case) -> dict:
-    """ome-asp's answers to every command the case checks."""
-    answers = {}
-    for command in case.spec["check"]:
-        expected = (case.expected or {}).get(command, {})
-        want = tuple(k for k in OPTIONAL_KEYS if k in expected)
-        answers[command] = answer(command, case.manifests, case.query, case.profile, want)
-    return answers
+def run_all(batch: list[Case]) -> list[dict]:
+    """ome-asp's answers to every command each case checks, the cases
+    answered together (`answers`)."""
+    requests = []
+    for case in batch:
+        for command in case.spec["check"]:
+            expected = (case.expected or {}).get(command, {})
+            want = tuple(k for k in OPTIONAL_KEYS if k in expected)
+            requests.append((command, case.manifests, case.query, case.profile, want))
+    found = iter(answers(requests))
+    return [{command: next(found) for command in case.spec["check"]} for case in batch]
 
 
 # --- comparing and writing ---------------------------------------------------

@@ -44,6 +44,7 @@ from ome_asp.errors import InputError, UsageError
 
 EXIT_AGREE, EXIT_DISAGREE = 0, 1
 ANSWER_KEYS = ("selected", "ranking", "rejected", "message")
+BATCH_ITEMS = 64  # ome-asp answers the items this many at a time, one world each
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -119,7 +120,11 @@ def request(item: Item, documents: list | None = None) -> dict:
 
 def oracle(documents: list, item: Item) -> dict:
     """ome-asp's explain answer for these documents and the item's query."""
-    return cases.answer("explain", cases.dump_manifests(documents).encode(), item.query, item.profile)
+    return cases.answer(*_explain_request(documents, item))
+
+
+def _explain_request(documents: list, item: Item) -> tuple:
+    return "explain", cases.dump_manifests(documents).encode(), item.query, item.profile, ()
 
 
 def status(answer: dict) -> str:
@@ -372,10 +377,10 @@ class Disagreement:
     raw: dict = field(default_factory=dict)
 
 
-def examine(item: Item, impl: Implementation, documents: list | None = None) -> tuple[dict, dict, dict, list[str]]:
-    """(ome-asp's answer, the implementation's raw and normalized answers, differences)."""
+def examine(item: Item, impl: Implementation, documents: list | None = None, ours: dict | None = None) -> tuple[dict, dict, dict, list[str]]:
+    """(ome-asp's answer, unless given, the implementation's raw and normalized answers, differences)."""
     documents = item.documents if documents is None else documents
-    ours = oracle(documents, item)
+    ours = oracle(documents, item) if ours is None else ours
     try:
         raw = impl.ask(request(item, documents))
         theirs = normalize(raw, item.query["namespace"])
@@ -430,9 +435,12 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     impl = Implementation(args.impl, args.batch, args.timeout)
     disagreements = 0
     written: dict[str, Path] = {}  # shrunk case -> its directory
+    # ome-asp's answers to the items, BATCH_ITEMS at a time as worlds of one grounding
+    answers = (answer for start in range(0, len(items), BATCH_ITEMS) for answer in cases.answers([
+        _explain_request(item.documents, item) for item in items[start:start + BATCH_ITEMS]]))
     try:
-        for item in items:
-            ours, raw, theirs, found = examine(item, impl)
+        for item, answer in zip(items, answers):
+            ours, raw, theirs, found = examine(item, impl, ours=answer)
             if not found:
                 continue
             disagreements += 1

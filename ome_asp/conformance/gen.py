@@ -8,7 +8,9 @@ from `random.Random("S:i")` (the same builders the Hypothesis strategies of
 any machine and without Hypothesis. Each case checks `explain`, plus `select`
 for an InferenceService query and `admit` when a runtime is denied; its
 `rules` are the spec rule ids the answers show were exercised
-(`exercised_rules`). The output passes `ome-asp check DIR`.
+(`exercised_rules`). The output passes `ome-asp check DIR`. Cases are
+answered BATCH_CASES at a time, each batch's cases grounded together as
+worlds (ome_asp/solver/worlds.py).
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ from __future__ import annotations
 import argparse
 import re
 from collections import Counter
+from itertools import count
 from pathlib import Path
 from typing import TextIO
 
 from ome_asp.conformance import cases
 from ome_asp.errors import UsageError
 from ome_asp.testing.builders import RandomChooser, cluster
+
+BATCH_CASES = 64
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -45,34 +50,43 @@ def generate(seed: int, index: int) -> tuple[list[dict], dict]:
     return cluster(RandomChooser(f"{seed}:{index}"))
 
 
-def build_case(documents: list[dict], query: dict, profile: str) -> tuple[dict, dict]:
-    """(case.yaml, expected.yaml) of a cluster and query, answered by ome-asp."""
-    manifests = cases.dump_manifests(documents).encode()
-    answers = {"explain": cases.answer("explain", manifests, query, profile)}
-    if "isvc" in query:
-        answers["select"] = cases.answer("select", manifests, query, profile)
-    admission = cases.answer("admit", manifests, query, profile)
-    if any(not item["allowed"] for item in admission.get("items", [])):
-        answers["admit"] = admission
-    spec = {
-        "description": describe(query, answers["explain"]),
-        "rules": exercised_rules(documents, query, answers),
-        "profile": profile,
-        "query": query,
-        "check": list(answers),
-    }
-    return spec, answers
+def build_cases(generated: list[tuple[list[dict], dict]], profile: str) -> list[tuple[dict, dict]]:
+    """(case.yaml, expected.yaml) of each cluster and query, answered by
+    ome-asp: all of them together (`cases.answers`, one world each)."""
+    requests = []
+    for documents, query in generated:
+        manifests = cases.dump_manifests(documents).encode()
+        commands = ("explain", "select", "admit") if "isvc" in query else ("explain", "admit")
+        requests += [(command, manifests, query, profile, ()) for command in commands]
+    found = iter(cases.answers(requests))
+    built = []
+    for documents, query in generated:
+        answers = {"explain": next(found)}
+        if "isvc" in query:
+            answers["select"] = next(found)
+        admission = next(found)
+        if any(not item["allowed"] for item in admission.get("items", [])):
+            answers["admit"] = admission
+        spec = {
+            "description": describe(query, answers["explain"]),
+            "rules": exercised_rules(documents, query, answers),
+            "profile": profile,
+            "query": query,
+            "check": list(answers),
+        }
+        built.append((spec, answers))
+    return built
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if args.count < 1:
         raise UsageError("--count must be at least 1")
     counts: Counter = Counter()
-    for index in range(args.count):
-        documents, query = generate(args.seed, index)
-        spec, answers = build_case(documents, query, args.profile)
-        counts.update(spec["rules"])
-        cases.write(Path(args.output) / f"gen-{args.seed}-{index:04d}", spec, documents, answers)
+    for start in range(0, args.count, BATCH_CASES):
+        generated = [generate(args.seed, index) for index in range(start, min(start + BATCH_CASES, args.count))]
+        for index, (documents, _), (spec, answers) in zip(count(start), generated, build_cases(generated, args.profile)):
+            counts.update(spec["rules"])
+            cases.write(Path(args.output) / f"gen-{args.seed}-{index:04d}", spec, documents, answers)
     print(f"wrote {args.count} cases to {args.output} (seed {args.seed}, profile {args.profile})", file=stdout)
     print(f"rules exercised: {len(counts)}", file=stdout)
     for family, ids in _by_family(counts).items():
