@@ -453,7 +453,7 @@ def test_code_v015_Q14_framework_both_absent_pass_one_side_fails():
     assert (row["compatible"], row["score"]) == (True, 10)  # the format term only: 10 x 1
     row = explain_json(CODE, model(), rt)["rows"][0]
     assert (row["failedCheck"], row["reason"].rsplit(": ", 1)[1]) == (
-        "Q5", "model has framework transformers but runtime has no framework")
+        "Q5", "model has framework transformers but runtime has no framework requirement")
 
 
 # --- code-v0.1.5: Q4/D, O8, Q1, M6 ---------------------------------------------------------

@@ -227,8 +227,8 @@ def _model_lacks_framework(runtime_framework: str) -> str:
 
 @_renders("runtime_lacks_framework")
 def _runtime_lacks_framework(model_framework: str) -> str:
-    """code-v0.1.5 only (an entry without modelFramework, Q14); ome-asp's words (D-33)."""
-    return f"model has framework {model_framework} but runtime has no framework"
+    """code-v0.1.5 only (an entry without modelFramework, Q14): getFormatMismatchReason's words (D-33)."""
+    return f"model has framework {model_framework} but runtime has no framework requirement"
 
 
 @_renders("unknown_mismatch")

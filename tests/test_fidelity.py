@@ -1,0 +1,108 @@
+"""Issue 17: where profile code-v0.1.5 keeps its promise -- OME v0.1.5's Go
+code's observable behaviour, quirks included (docs/profiles.md).
+
+Each test names the Go function it follows (OME's pkg/runtimeselector at tag
+v0.1.5, Go's strconv, sort and time, and apimachinery's metav1.Time); the
+expectations are worked out from those sources by hand, as the comments say."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from conftest import run_cli
+from manifests import entry, model, runtime
+
+CODE = "code-v0.1.5"
+MODEL_LABEL = "mt:safetensors:1.0.0:LlamaForCausalLM:transformers:4.45.0.dev0"
+
+
+def stream(*objects) -> bytes:
+    return yaml.safe_dump_all(objects).encode()
+
+
+def explain_json(profile: str, *objects, target=("--model", "m")) -> dict:
+    result = run_cli("explain", *target, "-n", "ns", "-f", "-", "--profile", profile, "-o", "json", stdin=stream(*objects))
+    assert result.code in (0, 3), result.stderr
+    return json.loads(result.stdout)
+
+
+def rows(profile: str, *objects) -> dict[str, dict]:
+    return {row["runtime"]: row for row in explain_json(profile, *objects)["rows"]}
+
+
+# --- class 5: reason texts, word for word ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("entry_fields", "model_fields", "piece"), [
+    # getFormatMismatchReason, in its order: architecture, quantization, format, framework
+    ({"modelArchitecture": "MistralForCausalLM"}, {},
+     "architecture mismatch (model=LlamaForCausalLM, runtime=MistralForCausalLM)"),
+    ({"modelArchitecture": None}, {}, "model has architecture LlamaForCausalLM but runtime has no architecture requirement"),
+    ({"quantization": "fp8"}, {}, "model has no quantization but runtime requires fp8"),
+    ({"quantization": "int4"}, {"quantization": "fp8"}, "quantization mismatch (model=fp8, runtime=int4)"),
+    ({}, {"quantization": "fp8"}, "model has quantization fp8 but runtime has no quantization requirement"),
+    ({"modelFormat": {"name": "pytorch", "version": "1.0.0"}}, {}, "format name mismatch (model=safetensors, runtime=pytorch)"),
+    ({"modelFormat": {"name": "safetensors", "version": "2.0.0"}}, {},
+     "format version mismatch (model=1.0.0, runtime=2.0.0)"),
+    ({"modelFormat": {"name": "safetensors"}}, {}, "model has format version but runtime has no version requirement"),
+    ({}, {"modelFormat": {"name": "safetensors"}}, "model has no format version but runtime requires 1.0.0"),
+    ({"modelFramework": {"name": "vllm", "version": "4.45.0.dev0"}}, {},
+     "framework name mismatch (model=transformers, runtime=vllm)"),
+    ({"modelFramework": {"name": "transformers", "version": "4.46.0"}}, {},
+     "framework version mismatch (model=4.45.0.dev0, runtime=4.46.0)"),
+    ({"modelFramework": {"name": "transformers"}}, {},
+     "model has framework version but runtime has no version requirement"),
+    ({}, {"modelFramework": {"name": "transformers"}}, "model has no framework version but runtime requires 4.45.0.dev0"),
+    # the D-33 text: "requirement" included, as getFormatMismatchReason writes it
+    ({"modelFramework": None}, {}, "model has framework transformers but runtime has no framework requirement"),
+    ({"modelFormat": None}, {}, "unknown mismatch"),
+    # several pieces of one entry: joined by ", " in the function's order
+    ({"modelArchitecture": "MistralForCausalLM", "modelFormat": {"name": "pytorch", "version": "1.0.0"}}, {},
+     "architecture mismatch (model=LlamaForCausalLM, runtime=MistralForCausalLM), "
+     "format name mismatch (model=safetensors, runtime=pytorch)"),
+])
+def test_I17_reason_pieces_are_getFormatMismatchReason_word_for_word(entry_fields, model_fields, piece):
+    """GetCompatibilityDetails: `model format '<getModelFormatLabel>' not in supported formats: <pieces>`."""
+    m = model(**model_fields)
+    label = ("mt:safetensors" + (":1.0.0" if "version" in m["spec"]["modelFormat"] else "") + ":LlamaForCausalLM"
+             + (f":{m['spec']['quantization']}" if "quantization" in m["spec"] else "")
+             + ":transformers" + (":4.45.0.dev0" if "version" in m["spec"]["modelFramework"] else ""))
+    row = rows(CODE, m, runtime("rt", supportedModelFormats=[entry(**entry_fields)]))["rt"]
+    assert (row["failedCheck"], row["reason"]) == ("Q5", f"model format '{label}' not in supported formats: {piece}")
+
+
+def test_I17_reasons_of_several_entries_are_joined_by_semicolons():
+    """GetCompatibilityDetails joins the entries' getFormatMismatchReason with "; "."""
+    rt = runtime("rt", supportedModelFormats=[entry(modelArchitecture="X"), entry(quantization="fp8")])
+    assert rows(CODE, model(), rt)["rt"]["reason"] == (
+        f"model format '{MODEL_LABEL}' not in supported formats: architecture mismatch (model=LlamaForCausalLM, "
+        "runtime=X); model has no quantization but runtime requires fp8")
+
+
+def test_I17_size_and_selection_messages_are_the_go_texts():
+    """GetCompatibilityDetails (`model size %s is outside supported range [%s, %s]`) and
+    NoRuntimeFoundError.Error (the O8 message)."""
+    rt = runtime("rt", modelSizeRange={"min": "70B", "max": "80B"})
+    report = explain_json(CODE, model(modelParameterSize="8B"), rt)
+    assert report["rows"][0]["reason"] == "model size 8B is outside supported range [70B, 80B]"
+    assert report["message"] == (
+        "no runtime found to support model safetensors with format safetensors in namespace ns. Checked 1 runtimes "
+        "(0 namespace-scoped, 1 cluster-scoped). Excluded runtimes: rt (model size 8B is outside supported range "
+        "[70B, 80B])")
+
+
+# --- class 6: the v0.1.5 tag ---------------------------------------------------------------
+
+
+def test_I17_tag_entry_without_modelFormat_scores_0():
+    """CalculateFormatScore at tag v0.1.5: `modelFormatMatches || (ModelFormat == nil &&
+    &model.ModelFormat == nil)` is false for an entry without modelFormat (the address
+    is never nil), so that entry scores 0 even with a matching framework and priority 100
+    (OME's later commit df0bfca3 would count 5 x 100 = 500). The runtime qualifies
+    through its other entry: (10 + 5) x 1 = 15 (absent weights are 0, I3)."""
+    counted = entry(priority=1)
+    formatless = entry(modelFormat=None, priority=100)
+    row = rows(CODE, model(), runtime("rt", supportedModelFormats=[counted, formatless]))["rt"]
+    assert (row["compatible"], row["score"]) == (True, 15)
