@@ -106,3 +106,58 @@ def test_I17_tag_entry_without_modelFormat_scores_0():
     formatless = entry(modelFormat=None, priority=100)
     row = rows(CODE, model(), runtime("rt", supportedModelFormats=[counted, formatless]))["rt"]
     assert (row["compatible"], row["score"]) == (True, 15)
+
+
+# --- class 1: int64 two's-complement scores ------------------------------------------------
+
+MAX64, MIN64 = 2**63 - 1, -(2**63)
+
+
+def weighted(format_weight: int, framework_weight: int, priority: int) -> dict:
+    return entry(modelFormat={"name": "safetensors", "version": "1.0.0", "weight": format_weight},
+                 modelFramework={"name": "transformers", "version": "4.45.0.dev0", "weight": framework_weight},
+                 priority=priority)
+
+
+@pytest.mark.parametrize(("format_weight", "framework_weight", "priority", "go_score"), [
+    (MAX64 - 1, 1, 1, MAX64),  # the largest int64: no wrap
+    (MAX64, 1, 1, MIN64),  # the sum passes 2**63 - 1 once: -2**63
+    (MIN64, -1, -1, MIN64 + 1),  # (-2**63 - 1) x -1 = 2**63 + 1 wraps once to -2**63 + 1
+    (MIN64 + 1, -1, -1, MIN64),  # (-2**63) x -1 = 2**63 wraps to -2**63 (Go's MinInt64 * -1)
+    (2**62 - 1, 1, 4, 0),  # issue 17's example: 2**62 x 4 = 2**64 wraps to 0
+    (2**62, 1, 4, 4),  # 2**64 + 4 wraps once to 4
+    (2**62, 1, 8, 8),  # 2**65 + 8 wraps twice (2 x 2**64) to 8
+    (MAX64, MAX64, 1, -2),  # two maximal terms: 2**64 - 2 wraps to -2
+    (MAX64, MAX64, 2**31 - 1, -2 * (2**31 - 1)),  # products and sum wrap: (2**64 - 2) x P = -2P mod 2**64
+])
+def test_I17_go_int64_score_of_calculate_format_score(format_weight, framework_weight, priority, go_score):
+    """CalculateFormatScore: `currentScore += weight * priority` per side, int64
+    (ModelFormat.Weight int64, int64(*Priority) of an int32), wrapping modulo 2**64."""
+    from ome_asp.solver.facts import go_int64
+
+    assert go_int64((format_weight + framework_weight) * priority) == go_score
+    row = rows(CODE, model(), runtime("rt", supportedModelFormats=[weighted(format_weight, framework_weight, priority)]))["rt"]
+    if go_score > 0:
+        assert (row["compatible"], row["score"]) == (True, go_score)
+    else:  # evaluateRuntime: "Runtime has non-positive score" -- excluded
+        assert (row["compatible"], row["failedCheck"]) == (False, "Q8")
+
+
+def test_I17_int64_wrap_reverses_two_runtimes_and_v1_3_stays_exact():
+    """a: (2**62 + 1) x 4 = 2**64 + 4, Go's int64 4; b: (10 + 1) x 1 = 11. Go ranks
+    b first (CompareRuntimes: int(r1.Score - r2.Score), exact for two positive
+    int64s); v1.3 keeps unbounded integers (I8) and ranks a first."""
+    a = runtime("a", supportedModelFormats=[weighted(2**62, 1, 4)])
+    b = runtime("b", supportedModelFormats=[weighted(10, 1, 1)])
+    code = rows(CODE, model(), a, b)
+    assert [code["b"]["score"], code["a"]["score"]] == [11, 4]
+    assert [row["runtime"] for row in explain_json(CODE, model(), a, b)["rows"]] == ["b", "a"]
+    v13 = explain_json("v1.3", model(), a, b)["rows"]
+    assert [(row["runtime"], row["score"]) for row in v13] == [("a", 2**64 + 4), ("b", 11)]
+
+
+def test_I17_int64_best_entry_is_the_best_wrapped_score():
+    """CalculateScore keeps the largest int64 entry score above 0: the entry of
+    exact score 2**64 + 4 (int64 4) loses to one of 11."""
+    rt = runtime("rt", supportedModelFormats=[weighted(2**62, 1, 4), dict(weighted(10, 1, 1), name="other")])
+    assert rows(CODE, model(), rt)["rt"]["score"] == 11

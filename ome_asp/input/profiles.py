@@ -40,6 +40,7 @@ class Profile:
     # Not in profiles.md's switch table, but overrides by rule id of section 2/3:
     model_rule: str  # M6/I4: "model-or-runtime" (v1.3), "required" (v1.2.2), "none" (no schema check)
     virtual_deployment_skip: bool  # Q1: metadata annotation VirtualDeployment skips selection
+    int64_scores: bool  # S3, S5: Go's int64 two's-complement products and sums (issue 17); else exact (I8)
 
     def facts(self) -> list[tuple[str, str]]:
         """The switches the encoding reads, as (name, value) constants
@@ -71,18 +72,21 @@ V1_3 = Profile(
     size_syntax="decimal", one_bounded_range="supported", go_sort=False, explicit_lookup="by-kind",
     explicit_incompatible="advisory", failure_surface="condition", excluded_list="sorted", explain_available=True,
     webhook_quirks=False, cross_runtime_check=False, model_rule="model-or-runtime", virtual_deployment_skip=False,
+    int64_scores=False,
 )
 V1_2_2 = Profile(
     name="v1.2.2", absent_weight=1, schema_validation=True, lenient_score_versions=False, mode_filter="annotations",
     size_syntax="decimal", one_bounded_range="unsupported-input", go_sort=False, explicit_lookup="namespace-first",
     explicit_incompatible="error", failure_surface="event", excluded_list="sorted", explain_available=False,
     webhook_quirks=False, cross_runtime_check=False, model_rule="required", virtual_deployment_skip=False,
+    int64_scores=False,
 )
 CODE_V0_1_5 = Profile(
     name="code-v0.1.5", absent_weight=0, schema_validation=False, lenient_score_versions=True, mode_filter="off",
     size_syntax="go", one_bounded_range="panic", go_sort=True, explicit_lookup="namespace-first",
     explicit_incompatible="error", failure_surface="event", excluded_list="set", explain_available=False,
     webhook_quirks=True, cross_runtime_check=True, model_rule="none", virtual_deployment_skip=True,
+    int64_scores=True,
 )
 PROFILES = {p.name: p for p in (V1_3, V1_2_2, CODE_V0_1_5)}
 

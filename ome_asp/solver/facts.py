@@ -458,7 +458,9 @@ class EntryTables:
         """The exact products the S3 score and the E9 WEIGHT column can take;
         the encoding decides which reading applies. Every rule but W4 reads an
         absent priority as 1 (I3). A side the entry lacks (code-v0.1.5) has
-        no stored weight and the one reading `none`: it adds no term (S3)."""
+        no stored weight and the one reading `none`: it adds no term (S3).
+        Under code-v0.1.5 both are Go's int64 results (go_int64), as every
+        product and sum of weights and priorities is in that code."""
         wf, ww = (None if ref is None else ref.weight for ref in (entry.model_format, entry.model_framework))
         p = 1 if entry.priority is None else entry.priority
         if (wf, ww, p) in self._weights:
@@ -475,13 +477,28 @@ class EntryTables:
         fact.weights_priority(w, p)
         f_readings = (("none", 0),) if wf is None else (("raw", wf), ("ten", 10))
         w_readings = (("none", 0),) if ww is None else (("raw", ww), ("five", 5))
+        go = self._builder.profile is not None and self._builder.profile.int64_scores
         for f_reading, f_weight in f_readings:
             for w_reading, w_weight in w_readings:
-                fact.weights_score_option(w, const(f_reading), const(w_reading), exact((f_weight + w_weight) * p))
+                score = (f_weight + w_weight) * p
+                fact.weights_score_option(w, const(f_reading), const(w_reading), exact(go_int64(score) if go else score))
         for f_shown, f_weight in (("kept", wf or 0), ("left_out", 0)):
             for w_shown, w_weight in (("kept", ww or 0), ("left_out", 0)):
-                fact.weights_shown_option(w, const(f_shown), const(w_shown), exact(p * f_weight + p * w_weight))
+                shown = p * f_weight + p * w_weight
+                fact.weights_shown_option(w, const(f_shown), const(w_shown), exact(go_int64(shown) if go else shown))
         return w
+
+
+def go_int64(value: int) -> int:
+    """The int64 Go computes for an exact integer result (code-v0.1.5, issue
+    17). CalculateFormatScore computes `weight * priority` for each side and
+    sums the terms in int64 (weights int64, the int32 priority converted), and
+    Go's signed arithmetic wraps modulo 2**64 (two's complement). Wrapping
+    once at the end equals wrapping after each step: both are arithmetic
+    modulo 2**64. The result is exact in Python and, like any number, reaches
+    the encoding as a val(K, D) term; which reading and which entry count,
+    and the score gate (S1, Q8), stay the encoding's."""
+    return (value + 2**63) % 2**64 - 2**63
 
 
 def _pipeline_key(pipeline: Pipeline | None) -> tuple | None:

@@ -143,9 +143,11 @@ def test_code_v015_S2_names_and_both_sided_versions_still_count():
     assert score("lenient", None) == {("1", R, "12")}
 
 
-def test_code_v015_S3_absent_side_adds_no_term():
-    """An entry without modelFormat (weights_absent): only the framework term, 5 x 2."""
-    assert score("lenient", None, model_format=None) == {("1", R, "10")}
+def test_code_v015_S3_entry_without_format_scores_0_at_the_tag():
+    """An entry without modelFormat (weights_absent): CalculateFormatScore at tag
+    v0.1.5 scores it 0, its framework term (5 x 2) not counted (issue 17)."""
+    assert score("lenient", None, model_format=None) == {("1", R, "0")}
+    assert score("lenient", None) == {("1", R, "12")}  # with its format: (1 + 5) x 2
 
 
 # --- sizes.lp: Z3, NaN, Z5 in float64 -----------------------------------------------------------
