@@ -8,6 +8,7 @@ expectations are worked out from those sources by hand, as the comments say."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 import yaml
@@ -161,3 +162,59 @@ def test_I17_int64_best_entry_is_the_best_wrapped_score():
     exact score 2**64 + 4 (int64 4) loses to one of 11."""
     rt = runtime("rt", supportedModelFormats=[weighted(2**62, 1, 4), dict(weighted(10, 1, 1), name="other")])
     assert rows(CODE, model(), rt)["rt"]["score"] == 11
+
+
+# --- class 2: strconv.ParseFloat's grammar for sizes (profiles.md 3.2) ------------------------
+
+SYNTAX = None  # ParseFloat returns an error: parseModelSize reads 0
+CAPPED = "0." + "0" * 100_000 + "1e100005"  # readFloat's exponent stops at 10000: 1e-100001 x 1e10000 = 0
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    # readFloat: sign, digits, dot, exponent
+    ("1", 1.0), ("+1", 1.0), ("-1", -1.0), (".5", 0.5), ("5.", 5.0), ("1.5e3", 1500.0), ("1E3", 1000.0),
+    ("1e+3", 1000.0), ("1e-3", 0.001), ("-0", -0.0), ("007", 7.0),
+    (".", SYNTAX), ("", SYNTAX), ("+", SYNTAX), ("--1", SYNTAX), ("e5", SYNTAX), ("1e", SYNTAX), ("1e+", SYNTAX),
+    ("1.2.3", SYNTAX), (" 1", SYNTAX), ("1 ", SYNTAX), ("1,5", SYNTAX), ("1f", SYNTAX), ("\u0661", SYNTAX),
+    # readFloat: hexadecimal needs the p exponent (decimal digits); a-f are digits
+    ("0x1p4", 16.0), ("0X1P-2", 0.25), ("0x1.8p1", 3.0), ("0x.8p1", 1.0), ("0x1.p1", 2.0), ("-0x1p0", -1.0),
+    ("0x1e3p0", 483.0), ("0x1", SYNTAX), ("0x1e3", SYNTAX), ("0x.p1", SYNTAX), ("0x", SYNTAX), ("0xp1", SYNTAX),
+    ("0x1pa", SYNTAX), ("0b1", SYNTAX), ("0o1", SYNTAX),
+    # underscoreOK: only between digits, or between the base prefix and a digit
+    ("1_000", 1000.0), ("1.5_0", 1.5), ("1e1_0", 1e10), ("0_1", 1.0), ("0x_1p3", 8.0), ("+0x_1p0", 1.0),
+    ("0x1p3_0", 2.0**30), ("0x1_0p0", 16.0),
+    ("1__0", SYNTAX), ("_1", SYNTAX), ("1_", SYNTAX), ("-_1", SYNTAX), ("1_.5", SYNTAX), ("1._5", SYNTAX),
+    ("1_e5", SYNTAX), ("1e_5", SYNTAX), ("1e+_5", SYNTAX), ("1e5_", SYNTAX), ("0x1_p3", SYNTAX), ("0x__1p3", SYNTAX),
+    ("0x_.8p1", SYNTAX), ("0x1p_3", SYNTAX), ("0x1p3_", SYNTAX),
+    # special: inf / infinity with an optional sign, nan without, any ASCII case
+    ("inf", math.inf), ("+Inf", math.inf), ("-INFINITY", -math.inf), ("iNfInItY", math.inf),
+    ("infin", SYNTAX), ("infx", SYNTAX), ("infinityx", SYNTAX), ("+nan", SYNTAX), ("-NaN", SYNTAX), ("nanx", SYNTAX),
+    # range: beyond float64 is ErrRange (an error); an underflow is 0 or subnormal, no error
+    ("1e400", SYNTAX), ("-1e400", SYNTAX), ("0x1p1024", SYNTAX), ("0x1.fffffffffffff8p1023", SYNTAX),
+    ("0x1.fffffffffffff7p1023", 1.7976931348623157e308), ("1e-400", 0.0), ("0x1p-1075", 0.0),
+    ("0x1p-1074", 5e-324), (CAPPED, 0.0),
+])
+def test_I17_Z1_strconv_ParseFloat_grammar(text, value):
+    """strconv.ParseFloat(s, 64) as Go 1.25 implements it: special, then readFloat
+    and underscoreOK, the whole string read (ParseFloat's n != len(s) check)."""
+    from ome_asp.input.sizes import _go_parse_float
+
+    got = _go_parse_float(text)
+    assert got == value and (value is None or math.copysign(1, got) == math.copysign(1, value))
+
+
+def test_I17_Z1_ParseFloat_nan_any_case():
+    from ome_asp.input.sizes import _go_parse_float
+
+    assert all(math.isnan(_go_parse_float(text)) for text in ("nan", "NaN", "NAN", "nAn"))
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("0x_1p3B", 8e9), ("1_000M", 1e9), ("0x1p4T", 16e12), ("1e300T", math.inf), ("0x1p3BB", 0.0), ("7b", 0.0),
+])
+def test_I17_Z1_parseModelSize_one_suffix_then_ParseFloat(text, count):
+    """parseModelSize: one trailing T, else B, else M, then ParseFloat times the
+    multiplier in float64 (which may overflow to +Inf without an error)."""
+    from ome_asp.input.sizes import parse_go_size
+
+    assert parse_go_size(text) == count

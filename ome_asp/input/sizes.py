@@ -58,42 +58,125 @@ def format_exact(value: Fraction) -> str:
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
-# --- code-v0.1.5: Go's parseModelSize (profiles.md 3.2) ------------------------
-# The text left after one suffix must be a Go floating-point literal as
-# strconv.ParseFloat(s, 64) reads it; Python's float() is not that grammar (it
-# allows spaces, rejects hex and accepts underscores anywhere between digits in
-# other places), so the grammar is spelt out here and float()/float.fromhex()
-# only convert what it accepted. Both round correctly to nearest, as Go does.
+# --- code-v0.1.5: Go's parseModelSize (profiles.md 3.2, issue 17) ------------
+# The text left after one suffix must be what strconv.ParseFloat(s, 64) of Go
+# 1.25 (OME v0.1.5's go.mod) reads whole. Its grammar is spelt out below after
+# Go's own steps -- special (inf, infinity, nan), readFloat (sign, 0x prefix,
+# digits, dot, exponent), underscoreOK -- because Python's float() is another
+# grammar (it allows spaces and underscores after a dot, rejects hex, reads
+# Unicode digits). float() and float.fromhex() then only convert the literal
+# the scan accepted; both round correctly to nearest even, as Go's converters
+# (Eisel-Lemire, the decimal fallback, atofHex) do.
 
-_DIGITS = r"[0-9](?:_?[0-9])*"
-_HEX_DIGITS = r"[0-9a-fA-F](?:_?[0-9a-fA-F])*"
-_GO_FLOAT = re.compile(
-    rf"[+-]?(?:"
-    rf"(?:{_DIGITS}(?:\.(?:{_DIGITS})?)?|\.{_DIGITS})(?:[eE][+-]?{_DIGITS})?"  # decimal
-    rf"|0[xX](?:{_HEX_DIGITS}(?:\.(?:{_HEX_DIGITS})?)?|\.{_HEX_DIGITS})[pP][+-]?{_DIGITS}"  # hexadecimal
-    rf")"
-)
-_GO_INF = re.compile(r"[+-]?(?:inf|infinity)", re.IGNORECASE)
-_GO_NAN = re.compile(r"nan", re.IGNORECASE)
+_DECIMAL = frozenset("0123456789")
+_HEX = _DECIMAL | frozenset("abcdefABCDEF")
+_EXPONENT_CAP = 10_000  # readFloat stops adding exponent digits once e >= 10000
 _GO_MULTIPLIER = (("T", 1e12), ("B", 1e9), ("M", 1e6))  # checked in this order, one suffix only
 
 
-def _go_parse_float(text: str) -> float | None:
-    """strconv.ParseFloat(text, 64), or None where Go returns an error
-    (syntax, or a finite literal beyond float64's range)."""
-    if _GO_NAN.fullmatch(text):
+def _special(text: str) -> float | None:
+    """strconv's special, required to read the whole text (ParseFloat's
+    `n != len(s)` check): an optional sign, then `inf` or `infinity`, or an
+    unsigned `nan`, each in any ASCII case."""
+    body, sign = text, 1.0
+    if body[:1] in ("+", "-"):
+        body, sign = body[1:], -1.0 if body[0] == "-" else 1.0
+        return sign * math.inf if body.isascii() and body.lower() in ("inf", "infinity") else None
+    if text.isascii() and text.lower() in ("inf", "infinity"):
+        return math.inf
+    if text.isascii() and text.lower() == "nan":
         return math.nan
-    if _GO_INF.fullmatch(text):
-        return -math.inf if text.startswith("-") else math.inf
-    if not _GO_FLOAT.fullmatch(text):
+    return None
+
+
+def _underscore_ok(text: str) -> bool:
+    """strconv's underscoreOK: an underscore only between two digits, or
+    between a base prefix (`0x`) and a digit; in hex, a-f are digits."""
+    saw = "^"  # ^ start, 0 a digit or the prefix, _ an underscore, ! anything else
+    body = text[1:] if text[:1] in ("+", "-") else text
+    hexadecimal = body[:2] in ("0x", "0X")
+    if hexadecimal:
+        body, saw = body[2:], "0"
+    for c in body:
+        if c in (_HEX if hexadecimal else _DECIMAL):
+            saw = "0"
+        elif c == "_":
+            if saw != "0":
+                return False
+            saw = "_"
+        elif saw == "_":
+            return False
+        else:
+            saw = "!"
+    return saw != "_"
+
+
+def _read_float(text: str) -> tuple[bool, str, str, int] | None:
+    """strconv's readFloat over the whole text: (hexadecimal, sign, mantissa
+    without underscores, exponent as Go reads it), or None for a syntax
+    error. A hex mantissa needs a `p` exponent; an exponent needs a digit
+    after its sign; a dot may stand alone on either side of the digits."""
+    n, i, sign = len(text), 0, ""
+    if i < n and text[i] in ("+", "-"):
+        sign, i = text[i], i + 1
+    hexadecimal = i + 2 < n and text[i] == "0" and text[i + 1] in ("x", "X")
+    digits, exponent_char = (_HEX, "pP") if hexadecimal else (_DECIMAL, "eE")
+    i += 2 if hexadecimal else 0
+    start, underscores, dot, seen_digit = i, False, False, False
+    while i < n:
+        c = text[i]
+        if c == "_":
+            underscores = True
+        elif c == ".":
+            if dot:
+                break
+            dot = True
+        elif c in digits:
+            seen_digit = True
+        else:
+            break
+        i += 1
+    if not seen_digit:
         return None
-    plain = text.replace("_", "")
+    mantissa = text[start:i].replace("_", "")
+    exponent = 0
+    if i < n and text[i] in exponent_char:
+        i += 1
+        negative = i < n and text[i] == "-"
+        i += 1 if i < n and text[i] in ("+", "-") else 0
+        if i >= n or text[i] not in _DECIMAL:
+            return None
+        while i < n and (text[i] in _DECIMAL or text[i] == "_"):
+            if text[i] == "_":
+                underscores = True
+            elif exponent < _EXPONENT_CAP:
+                exponent = exponent * 10 + int(text[i])
+            i += 1
+        exponent = -exponent if negative else exponent
+    elif hexadecimal:
+        return None
+    if i != n or (underscores and not _underscore_ok(text)):
+        return None
+    return hexadecimal, sign, mantissa, exponent
+
+
+def _go_parse_float(text: str) -> float | None:
+    """strconv.ParseFloat(text, 64), or None where Go returns an error: a
+    syntax error, or ErrRange for a literal beyond float64 (Go's +-Inf); an
+    underflow is 0 or a subnormal, not an error, in both languages."""
+    special = _special(text)
+    if special is not None:
+        return special
+    read = _read_float(text)
+    if read is None:
+        return None
+    hexadecimal, sign, mantissa, exponent = read
     try:
-        unsigned = plain.lstrip("+-")
-        value = float.fromhex(plain) if unsigned[:2] in ("0x", "0X") else float(plain)
-    except OverflowError:  # float.fromhex beyond float64: Go's ErrRange
+        value = (float.fromhex(f"{sign}0x{mantissa}p{exponent}") if hexadecimal
+                 else float(f"{sign}{mantissa}e{exponent}"))
+    except OverflowError:  # float.fromhex beyond float64
         return None
-    return None if math.isinf(value) else value  # float("1e400") is inf; Go: ErrRange
+    return None if math.isinf(value) else value  # float() rounds to inf instead
 
 
 def parse_go_size(text: str) -> float:
