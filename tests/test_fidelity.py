@@ -218,3 +218,105 @@ def test_I17_Z1_parseModelSize_one_suffix_then_ParseFloat(text, count):
     from ome_asp.input.sizes import parse_go_size
 
     assert parse_go_size(text) == count
+
+
+# --- class 3: Go's sort.Slice, exactly (profiles.md 3.3) ------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from ome_asp.solver import gosort  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-20, 20), max_size=300))
+def test_I17_sort_slice_equals_a_plain_sort_for_a_strict_weak_order(keys):
+    """pdqsort_func (insertion sort up to 12, then choosePivot_func, partition_func,
+    partitionEqual_func, partialInsertionSort_func, breakPatterns_func, heapSort_func):
+    whenever `less` is a strict weak order, sort.Slice sorts -- its result is a
+    permutation whose keys are a plain sort's; with a strict total order it is
+    the plain sort itself, whatever the input order."""
+    items = list(enumerate(keys))
+    result = gosort.sort_slice(items, lambda a, b: a[1] < b[1])
+    assert sorted(result) == items and [k for _, k in result] == sorted(keys)
+    assert gosort.sort_slice(items, lambda a, b: (a[1], a[0]) < (b[1], b[0])) == sorted(items, key=lambda x: (x[1], x[0]))
+
+
+@pytest.mark.parametrize("n", [13, 49, 50, 51, 64, 200, 1000])
+@pytest.mark.parametrize("pattern", ["sorted", "reversed", "organ pipe", "sawtooth", "two values", "one swap", "all equal"])
+def test_I17_sort_slice_patterns_reach_every_step_and_still_sort(n, pattern):
+    """Inputs that drive pdqsort_func into its other steps (the decreasing hint and
+    reverseRange_func, partialInsertionSort_func from 50 on, partitionEqual_func for
+    repeated keys, breakPatterns_func after unbalanced partitions): still sorted."""
+    keys = {
+        "sorted": list(range(n)), "reversed": list(range(n, 0, -1)),
+        "organ pipe": list(range(n // 2)) + list(range(n - n // 2, 0, -1)), "sawtooth": [i % 7 for i in range(n)],
+        "two values": [i % 2 for i in range(n)], "one swap": [1, 0] + list(range(2, n)), "all equal": [3] * n,
+    }[pattern]
+    calls = []
+
+    def less(a, b):
+        calls.append(1)
+        return a[1] < b[1]
+
+    result = gosort.sort_slice(list(enumerate(keys)), less)
+    assert [k for _, k in result] == sorted(keys)
+    assert len(calls) < 4 * n * max(1, n.bit_length())  # O(n log n): pdqsort, not a quadratic fallback
+
+
+def test_I17_sort_slice_of_a_sorted_slice_makes_no_swap():
+    """choosePivot_func swaps nothing on a sorted slice (the increasing hint), and
+    partialInsertionSort_func then finds it sorted: the input order is kept even
+    for elements `less` cannot tell apart -- Go's result, not any sort's."""
+    items = [(i, i // 5) for i in range(60)]
+    assert gosort.sort_slice(items, lambda a, b: a[1] < b[1]) == items
+
+
+@pytest.mark.parametrize(("difference", "defined"), [
+    (0.5, True), (-0.999, True), (2.0**62, True), (-(2.0**63), True),  # -2**63 is an int64
+    (2.0**63, False), (-(2.0**63) - 2048, False), (math.inf, False), (-math.inf, False), (math.nan, False),
+])
+def test_I17_distance_difference_conversion_is_defined_only_within_int64(difference, defined):
+    """CompareRuntimes' int(r2SizeScore - r1SizeScore): Go's spec leaves a value int64
+    cannot hold (NaN, the infinities, 2**63 and beyond) to the implementation."""
+    a, b = ("a", 10, 0.0), ("b", 10, difference)
+    if defined:
+        assert gosort._compare(a, b, sized=True) == math.trunc(difference)
+    else:
+        with pytest.raises(gosort._Unspecified):
+            gosort._compare(a, b, sized=True)
+
+
+def sized_runtime(name, low, high, **fields):
+    return runtime(name, modelSizeRange={"min": low, "max": high}, **fields)
+
+
+def test_I17_thirteen_runtimes_with_truncated_distances_have_one_order_whatever_the_input_order():
+    """Thirteen runtimes whose distances differ by 0.6 (CompareRuntimes ties below 1,
+    not a weak order): Go's result is a function of the fetch order, which is the
+    timestamps' and names' (FetchRuntimes), not the order the documents come in."""
+    runtimes = [sized_runtime(f"rt{i:02d}", "10", str(10 + 0.3 * (12 - i))) for i in range(13)]
+    first = [row["runtime"] for row in explain_json(CODE, model(modelParameterSize="10"), *runtimes)["rows"]]
+    again = [row["runtime"] for row in explain_json(CODE, model(modelParameterSize="10"), *reversed(runtimes))["rows"]]
+    assert first == again and sorted(first) == [f"rt{i:02d}" for i in range(13)]
+    def less(a, b):  # sortMatches: CompareRuntimes(a, b) > 0, scores (10 + 5) x 1 alike
+        return gosort._compare((a, 15, sized_distance(a)), (b, 15, sized_distance(b)), sized=True) > 0
+
+    assert first == gosort.sort_slice([f"rt{i:02d}" for i in range(13)], less)  # fetch order: by name
+    assert first != sorted(first, key=sized_distance)  # not the distance order a weak order would give
+
+
+def sized_distance(name: str) -> float:
+    """calculateSizeScore for model 10 and range 10 .. 10 + 0.3 (12 - i), in float64."""
+    return abs(10.0 - 10.0) + abs(float(str(10 + 0.3 * (12 - int(name[2:])))) - 10.0)
+
+
+def test_I17_nan_distance_never_compared_is_go_s_order():
+    """A NaN model size makes every ranged runtime's distance NaN, but scores that
+    differ end CompareRuntimes first: Go's order, not order-unspecified (issue 17)."""
+    high = sized_runtime("high", "1", "2", supportedModelFormats=[entry(priority=2)])
+    low = sized_runtime("low", "1", "2")
+    report = explain_json(CODE, model(modelParameterSize="NaN"), low, high)
+    assert report.get("outcome") is None and [row["runtime"] for row in report["rows"]] == ["high", "low"]
+    alone = explain_json(CODE, model(modelParameterSize="NaN"), low)
+    assert alone.get("outcome") is None and alone["rows"][0]["compatible"]

@@ -121,8 +121,9 @@ EXPECTED_SCHEMA = {
             "properties": {
                 **_RUNTIME_PROPERTIES,
                 "score": {"type": "integer", "description": "S1"},
-                "distance": {"type": ["string", "null"], "pattern": "^[0-9]+(\\.[0-9]+)?$",
-                             "description": "Z5, exact decimal; null when the model has no size"},
+                "distance": {"type": ["string", "null"], "pattern": "^([0-9]+(\\.[0-9]+)?|NaN|\\+Inf)$",
+                             "description": "Z5, exact decimal (NaN or +Inf: code-v0.1.5's float64); "
+                                            "null when the model has no size"},
                 "priority": {"type": "integer", "description": "E9 PRIORITY"},
                 "weight": {"type": "integer", "description": "E9 WEIGHT"},
             },

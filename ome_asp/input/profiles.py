@@ -29,7 +29,7 @@ class Profile:
     mode_filter: str  # D: "full" (annotations + spec.deploymentMode), "annotations", "off"
     size_syntax: str  # Z1: "decimal" (exact) or "go" (strconv.ParseFloat, float64)
     one_bounded_range: str  # Z3: "supported", "unsupported-input", "panic"
-    go_sort: bool  # O3/O4: Go's comparator and insertion sort over the fetch order
+    go_sort: bool  # O3/O4: Go's comparator and sort.Slice over the fetch order
     explicit_lookup: str  # X2: "by-kind" or "namespace-first"
     explicit_incompatible: str  # X6: "advisory" (used, with a warning) or "error" (not used)
     failure_surface: str  # O9: "condition" (RuntimeReady) or "event" (RuntimeSelectionError)
