@@ -320,3 +320,101 @@ def test_I17_nan_distance_never_compared_is_go_s_order():
     assert report.get("outcome") is None and [row["runtime"] for row in report["rows"]] == ["high", "low"]
     alone = explain_json(CODE, model(modelParameterSize="NaN"), low)
     assert alone.get("outcome") is None and alone["rows"][0]["compatible"]
+
+
+# --- class 4: creationTimestamp as metav1.Time decodes it --------------------------------------
+
+from datetime import datetime, timedelta, timezone  # noqa: E402
+
+from ome_asp.input.timestamps import ZERO_TIME, parse_rfc3339  # noqa: E402
+
+GO_ZERO = datetime(1, 1, 1, tzinfo=timezone.utc)
+
+
+def after_zero(text: str, nanos: int = 0) -> int:
+    """The instant of an ISO time Python reads, in nanoseconds after Go's zero time."""
+    delta = datetime.fromisoformat(text) - GO_ZERO
+    return (delta.days * 86_400 + delta.seconds) * 10**9 + delta.microseconds * 1000 + nanos
+
+
+@pytest.mark.parametrize(("text", "instant"), [
+    ("2025-03-01T00:00:00Z", after_zero("2025-03-01T00:00:00+00:00")),
+    ("0001-01-01T00:00:00Z", ZERO_TIME),  # Go's zero time
+    ("2025-03-01T00:00:00+01:00", after_zero("2025-02-28T23:00:00+00:00")),
+    ("2025-03-01T00:00:00-00:00", after_zero("2025-03-01T00:00:00+00:00")),
+    ("2025-03-01T00:00:00.5Z", after_zero("2025-03-01T00:00:00+00:00", 500_000_000)),
+    ("2025-03-01T00:00:00,5Z", after_zero("2025-03-01T00:00:00+00:00", 500_000_000)),  # parse: commaOrPeriod
+    ("2025-03-01T00:00:00.000000001Z", after_zero("2025-03-01T00:00:00+00:00", 1)),  # nanoseconds kept
+    ("2025-03-01T00:00:00.1234567899Z", after_zero("2025-03-01T00:00:00+00:00", 123_456_789)),  # 10th digit dropped
+    ("2025-03-01T7:00:00Z", after_zero("2025-03-01T07:00:00+00:00")),  # stdHour: getnum(value, false)
+    ("2024-02-29T23:59:59Z", after_zero("2024-02-29T23:59:59+00:00")),
+    ("2025-03-01T00:00:00+24:00", after_zero("2025-02-28T00:00:00+00:00")),  # offsets up to 24h / 60 min
+    ("2025-03-01T00:00:00-00:60", after_zero("2025-03-01T01:00:00+00:00")),
+    ("0000-12-31T00:00:00Z", -86_400 * 10**9),  # year 0: before the zero time
+    ("9999-12-31T23:59:59Z", after_zero("9999-12-31T23:59:59+00:00")),
+])
+def test_I17_I4_rfc3339_as_time_Parse_reads_it(text, instant):
+    """metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, s); the instant exact."""
+    assert parse_rfc3339(text) == instant
+
+
+@pytest.mark.parametrize("text", [
+    "2025-03-01", "2025-03-01T00:00", "2025-03-01T00:00:00", "2025-03-01T00:00:00+0100", "2025-03-01T00:00:00+01",
+    "2025-03-01t00:00:00Z", "2025-03-01T00:00:00z", "2025-03-01 00:00:00Z", "2025-3-01T00:00:00Z", "2025-03-1T00:00:00Z",
+    "2025-13-01T00:00:00Z", "2025-00-01T00:00:00Z", "2025-02-29T00:00:00Z", "2025-04-31T00:00:00Z",
+    "2025-03-01T24:00:00Z", "2025-03-01T00:60:00Z", "2025-03-01T00:00:60Z", "2025-03-01T100:00:00Z",
+    "2025-03-01T00:00:00+25:00", "2025-03-01T00:00:00+00:61", "2025-03-01T00:00:00.Z", "2025-03-01T00:00:00Z ",
+    " 2025-03-01T00:00:00Z", "+2025-03-01T00:00:00Z", "20250-03-01T00:00:00Z", "\uff12025-03-01T00:00:00Z",
+    "2025-03-01T00:00:00UTC", "2025-03-01T00:00:00+01:00:00", "", "0001-01-01",
+])
+def test_I17_I4_other_forms_are_decode_errors(text):
+    """time.Parse(time.RFC3339, s) returns an error: no date-only, no missing zone,
+    no +hhmm, no lowercase t/z, fixed-width fields, days valid for the month."""
+    assert parse_rfc3339(text) is None
+
+
+@pytest.mark.parametrize("profile", ["v1.3", "v1.2.2", CODE])
+@pytest.mark.parametrize("kind", ["runtime", "model"])
+def test_I17_I4_a_timestamp_go_cannot_decode_is_an_input_error_under_every_profile(profile, kind):
+    bad = {"creationTimestamp": "2025-03-01T00:00"}
+    rt, m = runtime("rt"), model()
+    (rt if kind == "runtime" else m)["metadata"].update(bad)
+    result = run_cli("explain", "--model", "m", "-n", "ns", "-f", "-", "--profile", profile, stdin=stream(m, rt))
+    assert result.code == 1 and 'metadata.creationTimestamp: Invalid value: "2025-03-01T00:00": not an RFC 3339 time' in result.stderr
+
+
+def fetch_order(*created: tuple[str, str | None]) -> list[str]:
+    """Runtimes whose distances differ by 0.5 (CompareRuntimes ties below 1): the
+    ranking is FetchRuntimes' order, newest creationTimestamp first, then name."""
+    runtimes = []
+    for index, (name, timestamp) in enumerate(created):
+        rt = sized_runtime(name, "9", str(11 + 0.5 * index))
+        if timestamp is not None:
+            rt["metadata"]["creationTimestamp"] = timestamp
+        runtimes.append(rt)
+    return [row["runtime"] for row in explain_json(CODE, model(modelParameterSize="10"), *runtimes)["rows"]]
+
+
+def test_I17_O4_zero_time_equals_an_absent_timestamp():
+    """metav1.Time.Equal: an absent creationTimestamp is Go's zero time, equal to a
+    written 0001-01-01T00:00:00Z, so the name decides (a, b)."""
+    assert fetch_order(("b", "0001-01-01T00:00:00Z"), ("a", None)) == ["a", "b"]
+    assert fetch_order(("b", "0001-01-01T00:00:01Z"), ("a", None)) == ["b", "a"]
+
+
+def test_I17_O4_nanoseconds_order_runtimes():
+    """Time.After to the nanosecond: b is 1 ns newer than a (a microsecond clock would tie them)."""
+    assert fetch_order(("a", "2025-03-01T00:00:00Z"), ("b", "2025-03-01T00:00:00.000000001Z")) == ["b", "a"]
+
+
+def test_I17_O4_an_offset_is_an_instant_never_local_time(monkeypatch):
+    """01:00+01:00 is 00:00Z, older than 00:30Z, under any TZ."""
+    import time
+
+    created = (("a", "2025-03-01T01:00:00+01:00"), ("b", "2025-03-01T00:30:00Z"))
+    for zone in ("UTC", "America/New_York", "Asia/Kolkata"):
+        monkeypatch.setenv("TZ", zone)
+        time.tzset()
+        assert fetch_order(*created) == ["b", "a"]
+    monkeypatch.undo()
+    time.tzset()

@@ -16,7 +16,6 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from datetime import datetime
 from typing import IO, Any, NoReturn
 
 from ome_asp.errors import InputError
@@ -46,6 +45,7 @@ from ome_asp.input.objects import (
 )
 from ome_asp.input.profiles import V1_3, Profile
 from ome_asp.input.sizes import is_go_size, is_size
+from ome_asp.input.timestamps import parse_rfc3339
 from ome_asp.input.versions import parse_version
 from ome_asp.timing import gc_paused
 
@@ -299,9 +299,10 @@ class _Reader:
             obj.fail_object(f"duplicate object, first defined at {self.first_seen[key]}")
         self.first_seen[key] = source
 
+        created = _timestamp(obj, metadata)  # every kind's: metav1.Time decodes it (issue 17)
         spec = obj.get(content, "", "spec", "object") or {}
         if kind in (SERVING_RUNTIME, CLUSTER_SERVING_RUNTIME):
-            self.runtimes.append(_runtime(obj, metadata, spec))
+            self.runtimes.append(_runtime(obj, metadata, spec, created))
         elif kind in (BASE_MODEL, CLUSTER_BASE_MODEL):
             self.models.append(_model(obj, spec))
         elif kind == INFERENCE_SERVICE:
@@ -439,7 +440,7 @@ class _Object:
 # --- kinds ---------------------------------------------------------------------
 
 
-def _runtime(obj: _Object, metadata: dict, spec: dict) -> Runtime:
+def _runtime(obj: _Object, metadata: dict, spec: dict, created: int | None) -> Runtime:
     entries = []
     formats = obj.get(spec, "spec", "supportedModelFormats", "array") or []
     for index, entry in enumerate(formats):
@@ -472,7 +473,7 @@ def _runtime(obj: _Object, metadata: dict, spec: dict) -> Runtime:
         engine_mode=obj.dig(spec, "spec", ("engineConfig", "annotations", DEPLOYMENT_MODE_ANNOTATION)),
         decoder_mode=obj.dig(spec, "spec", ("decoderConfig", "annotations", DEPLOYMENT_MODE_ANNOTATION)),
         # read only where an order depends on it (profiles.md 3.3)
-        created=_timestamp(obj, metadata) if obj.reader.profile.go_sort else None,
+        created=created if obj.reader.profile.go_sort else None,
         protocol_versions=obj.strings(spec, "spec", "protocolVersions") if obj.reader.profile.cross_runtime_check else None,
         configuration=_configuration(obj, spec) if obj.reader.profile.webhook_quirks else None,
     )
@@ -499,15 +500,18 @@ def _configuration(obj: _Object, spec: dict) -> Configuration:
     )
 
 
-def _timestamp(obj: _Object, metadata: dict) -> str | None:
-    """metadata.creationTimestamp, which must be an RFC 3339 time as the API server stores it."""
+def _timestamp(obj: _Object, metadata: dict) -> int | None:
+    """metadata.creationTimestamp as metav1.Time decodes it (timestamps.py): the
+    instant in nanoseconds, None when absent or null (Go's zero time); any
+    other form than RFC 3339 is an input error under every profile, as it is
+    a decode error in OME (issue 17)."""
     text = obj.get(metadata, "metadata", "creationTimestamp", "string")
-    if text is not None:
-        try:
-            datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            obj.fail("metadata.creationTimestamp", f"Invalid value: {quote(text)}: not an RFC 3339 time", metadata, "creationTimestamp")
-    return text
+    if text is None:
+        return None
+    instant = parse_rfc3339(text)
+    if instant is None:
+        obj.fail("metadata.creationTimestamp", f"Invalid value: {quote(text)}: not an RFC 3339 time", metadata, "creationTimestamp")
+    return instant
 
 
 def _entry(obj: _Object, entry: dict, path: str) -> Entry:

@@ -135,8 +135,9 @@ class Runtime:
     # Raw values of engineConfig/decoderConfig annotations["ome.io/deploymentMode"].
     engine_mode: str | None = None
     decoder_mode: str | None = None
-    # metadata.creationTimestamp as written: the fetch order of code-v0.1.5's sort (profiles.md 3.3)
-    created: str | None = None
+    # metadata.creationTimestamp, nanoseconds after Go's zero time (input/timestamps.py; None: absent,
+    # that zero time): the fetch order of code-v0.1.5's sort (profiles.md 3.3); None in other profiles
+    created: int | None = None
     # spec.protocolVersions, read by code-v0.1.5's W5 only
     protocol_versions: tuple[str, ...] | None = None
     configuration: Configuration | None = None  # code-v0.1.5 only

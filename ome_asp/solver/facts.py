@@ -86,7 +86,7 @@ class Facts:
     weights: dict[str, tuple[int | None, int | None, int]]  # weights (as text) -> stored format, framework weight
     # (None: the side is absent, code-v0.1.5 only), priority read
     profile: Profile | None = None  # the profile the facts were built for (its switch facts)
-    created: dict[RuntimeRef, str | None] = dataclasses.field(default_factory=dict)  # creationTimestamp (3.3)
+    created: dict[RuntimeRef, int | None] = dataclasses.field(default_factory=dict)  # creationTimestamp (3.3)
 
 
 @dataclass(frozen=True)
@@ -182,7 +182,7 @@ class FactBuilder:
         self.signatures: dict[RuntimeRef, list[str]] = {}
         self.entry_names: dict[RuntimeRef, list[str | None]] = {}
         self.weights: dict[str, tuple[int | None, int | None, int]] = {}
-        self.created: dict[RuntimeRef, str | None] = {}
+        self.created: dict[RuntimeRef, int | None] = {}
         self.fact = _FactCalls(self)
 
     def add(self, name: str, args: tuple) -> None:

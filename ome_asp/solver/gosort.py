@@ -13,9 +13,9 @@ the exact numbers behind them). docs/profiles.md explains the exemption.
 from __future__ import annotations
 
 import math
-from datetime import datetime
 from fractions import Fraction
 
+from ome_asp.input.timestamps import ZERO_TIME
 from ome_asp.solver.facts import NAN, NEG_INF, POS_INF, Facts, RuntimeRef
 
 INT64_MIN, INT64_END = -(2**63), 2**63  # int(d) is defined for trunc(d) in [INT64_MIN, INT64_END)
@@ -36,12 +36,10 @@ def _distance_value(text: str | None) -> float | None:
     return {POS_INF: math.inf, NEG_INF: -math.inf, NAN: math.nan}.get(text) or float(Fraction(text))
 
 
-def _created_key(text: str | None) -> float:
-    """Newest first: the negated POSIX time; objects without a timestamp are
-    Go's zero time, older than any (docs/decisions.md D-31)."""
-    if text is None:
-        return math.inf
-    return -datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+def _created_key(instant: int | None) -> int:
+    """Newest first (Time.After), to the nanosecond: an absent timestamp is
+    Go's zero time and Time.Equal to a written 0001-01-01T00:00:00Z (D-31)."""
+    return -(ZERO_TIME if instant is None else instant)
 
 
 class _Unspecified(Exception):
