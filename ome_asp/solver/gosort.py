@@ -211,8 +211,9 @@ class _Slice:
 
     def break_patterns(self, a: int, b: int) -> None:
         """breakPatterns_func: three swaps around the middle, with positions
-        from an xorshift generator seeded with the length (Go's 64-bit shifts
-        13, 7, 17, golang/go#70144), masked to the next power of two."""
+        from an xorshift generator seeded with the length (the 64-bit shifts
+        13, 7, 17 of Go's fix of golang/go#70144; docs/profiles.md), masked
+        to the next power of two."""
         length = b - a
         if length < 8:
             return
