@@ -264,6 +264,16 @@ def test_I17_sort_slice_patterns_reach_every_step_and_still_sort(n, pattern):
     assert len(calls) < 4 * n * max(1, n.bit_length())  # O(n log n): pdqsort, not a quadratic fallback
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(-5, 5), max_size=100))
+def test_I17_heap_sort_fallback_sorts(keys):
+    """heapSort_func, which pdqsort_func falls back to once its limit of unbalanced
+    partitions is spent (random inputs rarely get there): it sorts on its own."""
+    data = gosort._Slice(list(keys), lambda a, b: a < b)
+    data.heap_sort(0, len(keys))
+    assert data.data == sorted(keys)
+
+
 def test_I17_sort_slice_of_a_sorted_slice_makes_no_swap():
     """choosePivot_func swaps nothing on a sorted slice (the increasing hint), and
     partialInsertionSort_func then finds it sorted: the input order is kept even
