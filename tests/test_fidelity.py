@@ -74,12 +74,45 @@ def test_I17_reason_pieces_are_getFormatMismatchReason_word_for_word(entry_field
     assert (row["failedCheck"], row["reason"]) == ("Q5", f"model format '{label}' not in supported formats: {piece}")
 
 
+PIPE = {"className": "FluxPipeline", "transformer": {"library": "diffusers", "type": "flux"}}
+
+
+@pytest.mark.parametrize(("entry_pipeline", "model_pipeline", "piece"), [
+    # compareDiffusionPipeline / compareDiffusionComponent: the first failure only
+    (PIPE, None, "diffusion pipeline required by runtime but not specified in model"),
+    (PIPE, {"transformer": {"library": "diffusers", "type": "flux"}}, "pipeline class mismatch (model=<nil>, runtime=FluxPipeline)"),
+    (PIPE, {"className": "FluxPipeline"}, "component transformer required by runtime but not specified in model"),
+    (PIPE, {"className": "FluxPipeline", "transformer": {"library": "other", "type": "flux"}},
+     "transformer library mismatch (model=other, runtime=diffusers)"),
+    (PIPE, {"className": "FluxPipeline", "transformer": {"library": "diffusers", "type": "sd"}},
+     "transformer type mismatch (model=sd, runtime=flux)"),
+    ({"additionalComponents": {"refiner": {"library": "x"}}}, {"className": "FluxPipeline"},
+     "diffusion pipeline missing required additional components"),
+    ({"additionalComponents": {"refiner": {"library": "x"}}}, {"additionalComponents": {"other": {"library": "x"}}},
+     "diffusion component refiner missing in model"),
+])
+def test_I17_pipeline_pieces_are_compareDiffusionPipeline_word_for_word(entry_pipeline, model_pipeline, piece):
+    m = model() if model_pipeline is None else model(diffusionPipeline=model_pipeline)
+    row = rows(CODE, m, runtime("rt", supportedModelFormats=[entry(diffusionPipeline=entry_pipeline)]))["rt"]
+    assert row["reason"] == f"model format '{MODEL_LABEL}' not in supported formats: {piece}"
+
+
 def test_I17_reasons_of_several_entries_are_joined_by_semicolons():
     """GetCompatibilityDetails joins the entries' getFormatMismatchReason with "; "."""
     rt = runtime("rt", supportedModelFormats=[entry(modelArchitecture="X"), entry(quantization="fp8")])
     assert rows(CODE, model(), rt)["rt"]["reason"] == (
         f"model format '{MODEL_LABEL}' not in supported formats: architecture mismatch (model=LlamaForCausalLM, "
         "runtime=X); model has no quantization but runtime requires fp8")
+
+
+def test_I17_excluded_list_items_are_GetCompatibilityDetails_first_reasons():
+    """SelectRuntime's excluded map: `runtime is disabled`, the accelerator text,
+    `no supported formats defined` -- each IncompatibilityReasons[0]."""
+    disabled = runtime("off", disabled=True)
+    empty = runtime("empty", supportedModelFormats=[])
+    message = explain_json(CODE, model(), disabled, empty)["message"]
+    assert "off (runtime is disabled)" in message
+    assert f"empty (model format '{MODEL_LABEL}' not in supported formats: no supported formats defined)" in message
 
 
 def test_I17_size_and_selection_messages_are_the_go_texts():
