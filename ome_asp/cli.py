@@ -40,6 +40,7 @@ COMMANDS = {
     "select": ("ome_asp.commands.select_runtime", True),
     "admit": ("ome_asp.commands.admit", True),
     "steer": ("ome_asp.commands.steer", True),
+    "compare": ("ome_asp.commands.compare", True),
     "check": ("ome_asp.conformance.check", False),
     "gen": ("ome_asp.conformance.gen", False),
     "diff": ("ome_asp.conformance.diff", False),

@@ -32,6 +32,6 @@ def test_a_fact_the_encoding_does_not_declare_is_an_internal_error():
 
 def test_other_schemas_and_no_check():
     with pytest.raises(InternalError):
-        FactBuilder().fact.edit(const("e"))  # steer.lp's, not input.lp's
-    FactBuilder(schema=("input.lp", "steer.lp")).fact.edit(const("e"))
+        FactBuilder().fact.edit(const("e"))  # edits.lp's (steer, compare), not input.lp's
+    FactBuilder(schema=("input.lp", "edits.lp")).fact.edit(const("e"))
     FactBuilder(schema=None).fact.examined(1, term("csr", "rt"))  # the encoding unit tests' upstream facts

@@ -152,7 +152,7 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
     runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
     rivals = [r for r in before.ranking if r != want and (goal == "all" or not r.namespaced)]
     candidates = _Candidates(cluster, query, runtime, before, rivals, goal)
-    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + ("steer.lp",))
+    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + engine.STEER)
     found = _solve(facts, candidates)
     edit_sets = [_verify(cluster, query, want, edits, goal) for edits in found]
     impossible = [] if edit_sets else _why_impossible(before.verdicts[want])
@@ -282,15 +282,8 @@ def _model_size(cluster: Cluster, query: Query, before: QueryAnswer) -> tuple[st
 
 
 def _solve(facts: Facts, candidates: _Candidates) -> list[list[Edit]]:
-    ctl = engine.steer_control(facts.program)
-    found: list[list[Edit]] = []
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            if model.optimality_proven:
-                found.append([candidates.edits[str(s.arguments[0])] for s in model.symbols(shown=True)])
-                if len(found) == MAX_SETS:
-                    break
-    return found
+    found = engine.minimal_edit_sets(facts.program, engine.STEER, MAX_SETS)
+    return [[candidates.edits[term] for term in edit_set] for edit_set in found]
 
 
 def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit], goal: str) -> EditSet:

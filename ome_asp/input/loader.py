@@ -235,6 +235,7 @@ class _Reader:
         self.objects = 0  # every object read, of any kind
         self.warnings: list[str] = []
         self.first_seen: dict[tuple[str, str | None, str], Source] = {}
+        self.contents: dict[tuple[str, str | None, str], dict] = {}  # each object's document (compare)
         self.models: list[Model] = []
         self.runtimes: list[Runtime] = []
         self.services: list[InferenceService] = []
@@ -298,6 +299,7 @@ class _Reader:
         if key in self.first_seen:
             obj.fail_object(f"duplicate object, first defined at {self.first_seen[key]}")
         self.first_seen[key] = source
+        self.contents[key] = content
 
         created = _timestamp(obj, metadata)  # every kind's: metav1.Time decodes it (issue 17)
         spec = obj.get(content, "", "spec", "object") or {}
@@ -319,6 +321,7 @@ class _Reader:
             accelerator_classes=sorted(self.classes, key=lambda c: c.name),
             warnings=self.warnings,
             profile=self.profile,
+            contents=self.contents,
         )
 
 

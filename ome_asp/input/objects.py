@@ -191,6 +191,15 @@ class AcceleratorClass:
     source: Source
 
 
+def object_key(obj) -> tuple[str, str | None, str]:
+    """(kind, namespace, name): what identifies an object in a snapshot."""
+    if isinstance(obj, InferenceService):
+        return (INFERENCE_SERVICE, obj.namespace, obj.name)
+    if isinstance(obj, AcceleratorClass):
+        return (ACCELERATOR_CLASS, None, obj.name)
+    return (obj.kind, obj.namespace, obj.name)
+
+
 @dataclass
 class Cluster:
     """Everything read from the input, in canonical order (I10), plus the
@@ -202,3 +211,6 @@ class Cluster:
     accelerator_classes: list[AcceleratorClass] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     profile: Profile = V1_3  # the profile the input was read under (profiles.md)
+    # Each object's document as read, by (kind, namespace, name): what `compare`
+    # reports of fields selection does not read (ignoredChanges).
+    contents: dict[tuple[str, str | None, str], dict] = field(default_factory=dict, repr=False, compare=False)

@@ -104,7 +104,7 @@ _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 _term = functools.lru_cache(maxsize=2**14)(clingo.parse_term)
 
 # Every atom the programs show, by (name, arity): the decoder reads exactly
-# these (steer.lp's apply/1 is read by ome_asp.commands.steer);
+# these (edits.lp's apply/1 is read by ome_asp.commands.steer and compare);
 # tests/test_engine.py checks this set against the encoding's #show statements.
 SHOWN = frozenset({
     ("admission_denied", 2), ("admission_path", 1), ("admission_warning", 2), ("advisory", 3),

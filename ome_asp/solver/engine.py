@@ -48,7 +48,9 @@ WINNER = ("winner.lp",)  # the same first runtime for many queries, without sear
 SHOW = ("show.lp",)
 OUTCOME = ("outcome.lp",)  # what OME does with the selection: select (one query)
 ADMIT = ("input.lp", "admission.lp")  # the runtime admission webhook alone: admit
-STEER = ("steer.lp",)  # the edits that make a wanted runtime win (its own #show)
+EDITS = ("edits.lp",)  # a choice of candidate edits, the goal that a wanted runtime wins, apply/1
+STEER = EDITS + ("steer.lp",)  # the edits of steer's vocabulary that make a wanted runtime win
+COMPARE = EDITS + ("compare.lp",)  # the edits between two snapshots that give the later selection
 
 
 def solve(
@@ -206,9 +208,19 @@ def admit(facts: Facts) -> Answer:
     return decode(models[0], 0, facts)
 
 
-def steer_control(facts: str) -> clingo.Control:
-    """The ground program of encoding/steer.lp on steer's facts, ready to enumerate optima."""
-    return ground_program(facts, CORE + STEER)
+def minimal_edit_sets(facts: str, files: tuple[str, ...], limit: int) -> list[list[str]]:
+    """The optima of an edit program (STEER, COMPARE) on its facts, up to
+    `limit` of them, each as the arguments of its apply/1 atoms (as clingo
+    prints them); the caller verifies each by selecting again."""
+    ctl = ground_program(facts, CORE + files)
+    found: list[list[str]] = []
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            if model.optimality_proven:
+                found.append([str(s.arguments[0]) for s in model.symbols(shown=True)])
+                if len(found) == limit:
+                    break
+    return found
 
 
 def rank_by_reoptimizing(facts: Facts, query: int = 1) -> list[RuntimeRef]:

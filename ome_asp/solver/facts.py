@@ -26,15 +26,18 @@ import clingo
 
 from ome_asp.errors import InternalError
 from ome_asp.input.documents import shown
+from ome_asp.errors import InternalError
 from ome_asp.input.objects import (
     BASE_MODEL,
     CLUSTER_SERVING_RUNTIME,
     SERVING_RUNTIME,
     Cluster,
     Entry,
+    InferenceService,
     Model,
     Pipeline,
     Runtime,
+    object_key,
 )
 from ome_asp.input.profiles import Profile
 from ome_asp.input.sizes import format_exact, parse_go_size, parse_size
@@ -176,6 +179,7 @@ class FactBuilder:
         self._declared = None if schema is None else declared(schema)
         self._renamed = renamed
         self._facts: list[tuple[str, tuple]] = []
+        self._rules: list[tuple[tuple[str, tuple], Term]] = []  # (fact, condition): `fact :- condition.`
         self._numbers: set[Fraction | str] = set()
         self.profile = profile
         self.runtimes: dict[str, RuntimeRef] = {}
@@ -187,6 +191,20 @@ class FactBuilder:
 
     def add(self, name: str, args: tuple) -> None:
         self._facts.append((f"base_{name}" if name in self._renamed else name, args))
+
+    def captured(self, add) -> set[tuple[str, tuple]]:
+        """The facts `add()` records that belong to an object, taken out of
+        the builder; the value tables it records stay (VALUE_TABLES)."""
+        start = len(self._facts)
+        add()
+        new = self._facts[start:]
+        del self._facts[start:]
+        self._facts += [f for f in new if f[0] in VALUE_TABLES]
+        return {f for f in new if f[0] not in VALUE_TABLES}
+
+    def add_conditional(self, fact: tuple[str, tuple], condition: Term) -> None:
+        """`fact` holds when `condition` does (a rule `fact :- condition.`)."""
+        self._rules.append((fact, condition))
 
     def exact(self, value: int | Fraction | float) -> Exact:
         """An exact number; a float is a float64 value of code-v0.1.5 (every
@@ -211,6 +229,8 @@ class FactBuilder:
         decimals = {k: v if isinstance(v, str) else format_exact(v) for v, k in ranks.items()}
         vals = {v: f"val({k},{quoted(decimals[k])})" for v, k in ranks.items()}
         lines = {f"{name}({','.join(_text(a, vals) for a in args)}).\n" for name, args in self._facts}
+        lines |= {f"{name}({','.join(_text(a, vals) for a in args)}) :- {condition.text}.\n"
+                  for (name, args), condition in self._rules}
         return Facts("".join(sorted(lines)), decimals, self.runtimes, self.signatures, self.entry_names, self.weights,
                      self.profile, self.created)
 
@@ -305,17 +325,7 @@ def _build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str]
     builder = FactBuilder(renamed, profile, schema)
     fact = builder.fact
     versions: set[str] = set()
-
-    for name, value in profile.facts():
-        fact.switch(const(name), const(value))
-
-    for number, query in enumerate(queries, 1):
-        fact.query(number)
-        fact.query_namespace(number, query.namespace)
-        if query.model is not None:
-            fact.query_model_name(number, query.model)
-        if query.isvc is not None:
-            fact.query_isvc_name(number, query.isvc)
+    _add_switches_and_queries(builder, queries)
 
     for accelerator in cluster.accelerator_classes:
         fact.accelerator_class(accelerator.name)
@@ -338,6 +348,125 @@ def _build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str]
     if extend is not None:
         extend(builder, entries)
     return builder.build()
+
+
+def _add_switches_and_queries(builder: FactBuilder, queries: list[Query]) -> None:
+    fact = builder.fact
+    for name, value in builder.profile.facts():
+        fact.switch(const(name), const(value))
+    for number, query in enumerate(queries, 1):
+        fact.query(number)
+        fact.query_namespace(number, query.namespace)
+        if query.model is not None:
+            fact.query_model_name(number, query.model)
+        if query.isvc is not None:
+            fact.query_isvc_name(number, query.isvc)
+
+
+# --- alternative versions of objects (`ome-asp compare`) ---------------------
+
+# Facts keyed by a value, not by an object: a union of the tables of several
+# versions of the cluster serves each version (an extra row is never joined).
+VALUE_TABLES = frozenset({
+    "signature", "sig_declares", "sig_version", "sig_operator", "sig_architecture", "sig_quantization",
+    "sig_pipeline", "sig_pipeline_class", "sig_component", "sig_component_field", "weights", "weights_absent",
+    "weights_stored", "weights_priority", "weights_score_option", "weights_shown_option", "version", "size_gap",
+    "size_distance", "not_a_number",
+})
+
+
+@dataclass(frozen=True)
+class Facet:
+    """Alternative versions of one part of one object (encoding/compare.lp):
+    `variants[m]` is the object with the subset `m` (a bit mask over the
+    facet's edits) of the facet's edits applied; `variants[0]` is the object
+    as it is, None where it does not exist. `term` names the facet."""
+
+    term: Term
+    key: tuple  # the object's key (objects.object_key)
+    variants: tuple
+
+
+def build_variant_facts(cluster: Cluster, queries: list[Query], facets: list[Facet], extend=None,
+                        schema: tuple[str, ...] = INPUT_SCHEMA) -> Facts:
+    """The facts of `cluster` in which the facts of each facet's part hold
+    only under `facet_in(F, M)`: the facet's edits of mask M are applied.
+    A fact that two facets of an object change is an internal error (a facet
+    must hold every field its facts read together). `extend` and `schema` as
+    for build_facts."""
+    with gc_paused():
+        builder = FactBuilder(profile=cluster.profile, schema=schema)
+        _add_switches_and_queries(builder, queries)
+        versions: set[str] = set()
+        by_object: dict[tuple, list[Facet]] = {}
+        for facet in facets:
+            by_object.setdefault(facet.key, []).append(facet)
+        every = [*cluster.accelerator_classes, *cluster.models, *cluster.runtimes, *cluster.inference_services]
+        variants = [v for facet in facets for v in facet.variants if v is not None]
+        runtimes = [o for o in every + variants if isinstance(o, Runtime)]
+        name_ranks = {name: k for k, name in enumerate(sorted({rt.name for rt in runtimes}), 1)}
+        entries = EntryTables(builder, versions)
+
+        def add(obj) -> None:
+            _add_object(builder, obj, name_ranks, entries, versions)
+
+        base = {object_key(o): o for o in every}
+        for key in list(base) + [k for k in by_object if k not in base]:
+            if key in by_object:
+                _add_varying(builder, base.get(key), by_object[key], add)
+            else:
+                add(base[key])
+        models = [o for o in every + variants if isinstance(o, Model)]
+        _add_size_gaps(builder, dataclasses.replace(cluster, models=models, runtimes=runtimes))
+        for text in sorted(versions):
+            add_version(builder, text)
+        if extend is not None:
+            extend(builder, entries)
+        return builder.build()
+
+
+def _add_object(builder: FactBuilder, obj, name_ranks: dict[str, int], entries: EntryTables, versions: set[str]) -> None:
+    if isinstance(obj, Runtime):
+        _add_runtime(builder, obj, name_ranks[obj.name], entries)
+    elif isinstance(obj, Model):
+        _add_model(builder, obj, versions)
+    elif isinstance(obj, InferenceService):
+        _add_inference_service(builder, obj)
+    else:
+        builder.fact.accelerator_class(obj.name)
+
+
+def _add_varying(builder: FactBuilder, obj, facets: list[Facet], add) -> None:
+    base = builder.captured(lambda: add(obj)) if obj is not None else set()
+    owner: dict[tuple, tuple[Facet, list[int]]] = {}
+    for facet in facets:
+        per_mask = [builder.captured(lambda v=v: add(v)) if v is not None else set() for v in facet.variants]
+        for fact in set().union(*per_mask):
+            present = [m for m, facts in enumerate(per_mask) if fact in facts]
+            if len(present) == len(per_mask):
+                continue
+            if fact in owner:
+                raise InternalError(f"facets {owner[fact][0].term.text} and {facet.term.text} both change {fact[0]}")
+            owner[fact] = (facet, present)
+    for fact in base - owner.keys():
+        builder.add(*fact)
+    for fact, (facet, masks) in owner.items():
+        for mask in masks:
+            builder.add_conditional(fact, Term(f"facet_in({facet.term.text},{mask})"))
+
+
+def facts_differ(profile: Profile, a, b) -> bool:
+    """Whether two versions of an object give different facts (or, for the Go
+    sort, a different creationTimestamp): whether a change is read at all."""
+    builder = FactBuilder(profile=profile)
+    entries, versions = EntryTables(builder, set()), set()
+    ranks = {a.name: 1}
+    seen = []
+    for obj in (a, b):
+        builder.created.clear()
+        facts = builder.captured(lambda obj=obj: _add_object(builder, obj, ranks, entries, versions))
+        seen.append((facts, dict(builder.created) if profile.go_sort else None))
+    return seen[0] != seen[1]
 
 
 def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: EntryTables) -> None:

@@ -1,0 +1,268 @@
+"""The changes between two snapshots of a cluster, field by field (`ome-asp compare`).
+
+Objects are matched by kind, namespace and name. Two versions of an object
+are compared field by field over what the loader keeps of it (spec I2's
+fields, read as the profile reads them), each change named by its YAML path
+as I2 spells it. A change can be applied alone to the earlier snapshot: that
+is how compare tries subsets of the changes and verifies them.
+
+Entries of `spec.supportedModelFormats` are compared by position, as the
+facts index them; when the number of entries differs, the list is one change.
+A *facet* is the part of an object whose facts depend on several of its
+fields together (an entry: its signature and weights; a size range: its
+width): changes of one facet are tried in every combination
+(`ome_asp.solver.facts.build_variant_facts`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ome_asp.input.objects import AcceleratorClass, Cluster, InferenceService, Model, Runtime, object_key
+
+ObjectKey = tuple  # (kind, namespace, name), as the loader's Cluster.contents
+
+# The YAML path of each field the loader keeps (spec I2); fields absent here
+# are not compared (identity, source).
+_ANNOTATION = '.annotations["ome.io/deploymentMode"]'
+_PATHS = {
+    Runtime: {
+        "disabled": "spec.disabled", "entries": "spec.supportedModelFormats", "size_range": "spec.modelSizeRange",
+        "accelerator_classes": "spec.acceleratorRequirements.acceleratorClasses",
+        "engine_mode": "spec.engineConfig" + _ANNOTATION, "decoder_mode": "spec.decoderConfig" + _ANNOTATION,
+        "created": "metadata.creationTimestamp", "protocol_versions": "spec.protocolVersions",
+        "configuration": "spec",
+    },
+    Model: {
+        "model_format": "spec.modelFormat", "model_framework": "spec.modelFramework",
+        "architecture": "spec.modelArchitecture", "quantization": "spec.quantization",
+        "pipeline": "spec.diffusionPipeline", "size": "spec.modelParameterSize", "disabled": "spec.disabled",
+    },
+    InferenceService: {
+        "model_name": "spec.model.name", "runtime_name": "spec.runtime.name", "runtime_kind": "spec.runtime.kind",
+        "runtime_auto_sync": "spec.runtime.autoSync",
+        "accelerator_annotation": 'metadata.annotations["ome.io/accelerator-class"]',
+        "selector_class": "spec.acceleratorSelector.acceleratorClass",
+        "engine_class": "spec.engine.acceleratorOverride.acceleratorClass",
+        "decoder_class": "spec.decoder.acceleratorOverride.acceleratorClass",
+        "has_engine": "spec.engine", "has_decoder": "spec.decoder",
+        "engine_mode": "spec.engine" + _ANNOTATION, "decoder_mode": "spec.decoder" + _ANNOTATION,
+        "deployment_mode": "spec.deploymentMode", "engine_runner_image": "spec.engine.runner.image",
+        "engine_leader_image": "spec.engine.leader.runner.image",
+        "engine_worker_image": "spec.engine.worker.runner.image",
+        "virtual": 'metadata.annotations["ome.io/deploymentMode"]',
+    },
+    AcceleratorClass: {},
+}
+_ENTRY_PATHS = {
+    "name": "name", "model_format": "modelFormat", "model_framework": "modelFramework",
+    "architecture": "modelArchitecture", "quantization": "quantization", "pipeline": "diffusionPipeline",
+    "auto_select": "autoSelect", "priority": "priority", "version": "version",
+}
+_SUB_PATHS = {  # fields of a nested value compared one by one when both sides have it
+    "model_format": {"name": "name", "version": "version", "operator": "operator", "weight": "weight"},
+    "model_framework": {"name": "name", "version": "version", "operator": "operator", "weight": "weight"},
+    "size_range": {"min": "min", "max": "max"},
+    "configuration": {"workers_size": "workers.size", "engine_config": "engineConfig", "decoder_config": "decoderConfig",
+                      "mode": 'containers[].env["DEPLOYMENT_MODE"]'},
+}
+EXISTS = ("exists",)  # the facet of an object created or deleted
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field of one object that differs between the snapshots."""
+
+    object: ObjectKey
+    path: str  # the YAML path (I2), e.g. spec.supportedModelFormats[0].priority; "" for the whole object
+    old: Any  # the value before, as loaded (None: absent)
+    new: Any  # the value after
+    attrs: tuple = ()  # where it lives in the loaded object: attribute names and entry positions
+    # The part of the object whose facts it shares with other changes: an
+    # entry (entries, i), a field with its nested fields (size_range), or
+    # EXISTS, the object itself.
+    facet: tuple = EXISTS
+    # A whole object or entry as the manifests write it (before, after), shown
+    # instead of the loaded value; None for a field.
+    written: tuple | None = dataclasses.field(default=None, compare=False)
+
+    @property
+    def shown_values(self) -> tuple:
+        return self.written if self.written is not None else (plain(self.old), plain(self.new))
+
+    def describe(self) -> str:
+        """One line, as steer describes an edit."""
+        old, new = self.shown_values
+        if not self.path:
+            return f"{object_text(self.object)}: {'created' if self.old is None else 'deleted'}"
+        if self.new is None:
+            return f"{object_text(self.object)}: remove {self.path} (was {shown(old)})"
+        return f"{object_text(self.object)}: {self.path}: {shown(old)} → {shown(new)}"
+
+    def json(self) -> dict:
+        """As steer writes an edit: {object, path, from, to}."""
+        kind, namespace, name = self.object
+        old, new = self.shown_values
+        return {"object": {"kind": kind, "namespace": namespace, "name": name}, "path": self.path, "from": old, "to": new}
+
+
+def object_text(key: ObjectKey) -> str:
+    kind, namespace, name = key
+    return f"{kind} {namespace}/{name}" if namespace is not None else f"{kind} {name}"
+
+
+def shown(value: Any) -> str:
+    if value is None:
+        return "absent"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, str)):
+        return str(value)
+    return json.dumps(plain(value), ensure_ascii=False, separators=(", ", ": "))
+
+
+def plain(value: Any) -> Any:
+    """A loaded value as JSON: dataclasses as objects of their set fields."""
+    if dataclasses.is_dataclass(value):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if f.compare and f.name != "source" and getattr(value, f.name) is not None}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def objects(cluster: Cluster) -> dict[ObjectKey, Any]:
+    """Every object of the snapshot by its key."""
+    every = [*cluster.models, *cluster.runtimes, *cluster.inference_services, *cluster.accelerator_classes]
+    return {object_key(o): o for o in every}
+
+
+def diff(before: Cluster, after: Cluster) -> list[Change]:
+    """The changes from `before` to `after`, by object key, then field order."""
+    old, new = objects(before), objects(after)
+    changes: list[Change] = []
+    for key in sorted(old.keys() | new.keys(), key=lambda k: (k[0], k[1] or "", k[2])):
+        a, b = old.get(key), new.get(key)
+        if a is None or b is None:
+            changes.append(Change(key, "", a, b, written=(before.contents.get(key), after.contents.get(key))))
+        elif a != b:
+            changes += _fields(key, a, b)
+    return changes
+
+
+def _fields(key: ObjectKey, a, b) -> list[Change]:
+    out = []
+    for attr, path in _PATHS[type(a)].items():
+        x, y = getattr(a, attr), getattr(b, attr)
+        if x == y:
+            continue
+        if attr == "entries" and len(x) == len(y):
+            for i, (e, f) in enumerate(zip(x, y)):
+                for field_name, sub in _ENTRY_PATHS.items():
+                    out += _nested(key, (attr, i, field_name), f"{path}[{i}].{sub}", getattr(e, field_name),
+                                   getattr(f, field_name), (attr, i))
+        else:
+            out += _nested(key, (attr,), path, x, y, (attr,))
+    return out
+
+
+def _nested(key: ObjectKey, attrs: tuple, path: str, x, y, facet: tuple) -> list[Change]:
+    if x == y:
+        return []
+    subs = _SUB_PATHS.get(attrs[-1])
+    if subs is None or x is None or y is None:
+        return [Change(key, path, x, y, attrs, facet)]
+    return [Change(key, f"{path}.{sub}", getattr(x, f), getattr(y, f), attrs + (f,), facet)
+            for f, sub in subs.items() if getattr(x, f) != getattr(y, f)]
+
+
+def merged(changes: list[Change], before: Cluster, after: Cluster) -> Change:
+    """The changes of one facet as one change of the whole part (compare tries
+    every combination of a facet's changes; past a few, the part is one edit).
+    Only an entry has more fields than that; it is shown as written."""
+    first = changes[0]
+    key, attrs = first.object, first.facet
+    old, new = objects(before)[key], objects(after)[key]
+    path = f"{_PATHS[type(old)][attrs[0]]}" + "".join(f"[{a}]" for a in attrs[1:])
+    written = None
+    if attrs[0] == "entries":
+        written = tuple(c.contents[key]["spec"]["supportedModelFormats"][attrs[1]] for c in (before, after))
+    return Change(key, path, _get(old, attrs), _get(new, attrs), attrs, attrs, written)
+
+
+def _get(obj, attrs: tuple):
+    for a in attrs:
+        obj = obj[a] if isinstance(a, int) else getattr(obj, a)
+    return obj
+
+
+def apply(cluster: Cluster, changes: list[Change]) -> Cluster:
+    """`cluster` with `changes` (from `diff(cluster, ...)`) applied, in canonical order (I10)."""
+    every = objects(cluster)
+    for change in changes:
+        every[change.object] = set_field(every.get(change.object), change.attrs, change.new)
+    return rebuild(cluster, [o for o in every.values() if o is not None])
+
+
+def set_field(obj, attrs: tuple, value):
+    """`obj` with the field at `attrs` set to `value` (the whole object for ())."""
+    if not attrs:
+        return value
+    head, rest = attrs[0], attrs[1:]
+    if isinstance(head, int):
+        items = list(obj)
+        items[head] = set_field(items[head], rest, value)
+        return tuple(items)
+    return dataclasses.replace(obj, **{head: set_field(getattr(obj, head), rest, value)})
+
+
+def rebuild(cluster: Cluster, every: list) -> Cluster:
+    """A cluster of `every` object, sorted as the loader sorts (I10), under `cluster`'s profile."""
+    def by_key(o):
+        kind, namespace, name = object_key(o)
+        return (kind, namespace or "", name)
+
+    def of(cls):
+        return sorted((o for o in every if isinstance(o, cls)), key=by_key)
+
+    return dataclasses.replace(cluster, models=of(Model), runtimes=of(Runtime), inference_services=of(InferenceService),
+                               accelerator_classes=of(AcceleratorClass))
+
+
+# --- fields selection does not read --------------------------------------------
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def raw_changes(before: Cluster, after: Cluster) -> list[tuple[ObjectKey, str, Any, Any]]:
+    """Every leaf of the objects' documents that differs: (object, YAML path, before, after)."""
+    out = []
+    for key in sorted(before.contents.keys() & after.contents.keys(), key=lambda k: (k[0], k[1] or "", k[2])):
+        _leaves(key, "", before.contents[key], after.contents[key], out)
+    return out
+
+
+def _leaves(key, path: str, x, y, out: list) -> None:
+    if x == y:
+        return
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in list(x) + [k for k in y if k not in x]:
+            step = f".{k}" if isinstance(k, str) and _IDENTIFIER.fullmatch(k) else f"[{json.dumps(k)}]"
+            _leaves(key, (path + step).lstrip("."), x.get(k), y.get(k), out)
+    elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        for i, (a, b) in enumerate(zip(x, y)):
+            _leaves(key, f"{path}[{i}]", a, b, out)
+    else:
+        out.append((key, path, x, y))
+
+
+def covers(change_path: str, raw_path: str) -> bool:
+    """Whether the raw leaf at `raw_path` is part of the field at `change_path` (or holds it)."""
+    shorter, longer = sorted((change_path, raw_path), key=len)
+    return longer == shorter or longer.startswith(shorter + ".") or longer.startswith(shorter + "[")
