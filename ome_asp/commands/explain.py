@@ -10,10 +10,13 @@ warnings on stderr, `error: <message>` on stderr with exit code 1.
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import time
 from typing import TextIO
 
 from ome_asp import __version__
+from ome_asp.commands import batch
 from ome_asp.commands.options import (
     EXIT_ERROR,
     EXIT_OK,
@@ -27,7 +30,7 @@ from ome_asp.input import profiles
 from ome_asp.render import reasons, report
 from ome_asp.solver import engine
 from ome_asp.solver.answer import Answer, QueryAnswer
-from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver.facts import Query, build_facts, with_queries
 from ome_asp.timing import Phases, gc_paused
 
 CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
@@ -52,7 +55,8 @@ def add_parser(commands) -> None:
         help="print the facts of this run as a logic program instead of the result "
         "(replay: python -m clingo FACTS.lp encoding/main.lp)",
     )
-    explain.add_argument("--timers", action="store_true", help="print the time of each phase on stderr")
+    batch.add_jobs_flag(explain, "--all-models: answer the models")
+    explain.add_argument("--timers", action="store_true", help="print the time of each phase on stderr (with -j, summed over the processes)")
     explain.add_argument("--stats", action="store_true", help="print the size of the facts and the ground program on stderr")
     explain.add_argument(
         "-v", "--verbose", action="store_true",
@@ -76,34 +80,74 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     phases = Phases()
     with phases("load"):
         cluster = load_cluster(args, stdin, stderr)
+    if args.all_models:
+        return _run_batch(args, cluster, _batch_queries(cluster, args.namespace), phases, stdout, stderr)
 
-    queries = _batch_queries(cluster, args.namespace) if args.all_models else [
-        Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
-    ]
+    query = Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
     with phases("facts"):
-        facts = build_facts(cluster, queries)
+        facts = build_facts(cluster, [query])
     args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
     if args.show == "facts":
         stdout.write(_facts_header(args) + facts.program)
         return EXIT_OK
 
     details = args.verbose and args.output in ("table", "wide")  # explain_details reads them
-    result = engine.solve(facts, len(queries), details=details, sizes=args.stats)
+    result = engine.solve(facts, 1, details=details, sizes=args.stats)
+    _count(result)
     phases.update(result.stats)
     warn_denied(result, stderr)
     if not cluster.profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
         print(explain_note(cluster.profile), file=stderr)
     with phases("output"), gc_paused():
-        if args.all_models:
-            code = _print_batch(args.output, queries, result, stdout, cluster.profile)
-        else:
-            code = _print_single(args.output, queries[0], result.queries[1], stdout, stderr, cluster.profile)
-            if details and result.queries[1].verdicts:
-                stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights))
+        code = _print_single(args.output, query, result.queries[1], stdout, stderr, cluster.profile)
+        if details and result.queries[1].verdicts:
+            stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights))
+    _print_phases(args, phases, facts.program, [result.stats], stderr)
+    return code
+
+
+def _print_phases(args, phases: Phases, program: str, stats: list[dict], stderr: TextIO) -> None:
     if args.timers:
         print(phases.timers_line(), file=stderr)
     if args.stats:
-        print(_stats_line(facts, result), file=stderr)
+        print(_stats_line(program, stats), file=stderr)
+
+
+def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: TextIO, stderr: TextIO) -> int:
+    """--all-models: the queries in chunks over -j processes (ome_asp.commands.batch),
+    one report per query: a List of reports, or table sections headed by the
+    equivalent single command. A query's error is part of its report; the exit
+    code is 1 when any query has one, else 3 when any query ends with an
+    outcome (profiles.md section 0)."""
+    if args.show == "facts":
+        stdout.write(_facts_header(args) + build_facts(cluster, queries).program)
+        return EXIT_OK
+    with phases("facts"):
+        facts = build_facts(cluster, [])  # the cluster's, once: the forked workers share them
+    args.facts = with_queries(facts, queries).program  # for the reproduction of an internal error (diagnostics)
+    jobs = args.jobs or batch.default_jobs()
+    output, profile = args.output, cluster.profile
+
+    def work(chunk: list[tuple[int, Query]]) -> batch.Chunk:
+        result = engine.solve(with_queries(facts, [q for _, q in chunk]), len(chunk), sizes=args.stats)
+        _count(result)
+        started = time.perf_counter()
+        stderr = io.StringIO()
+        if batch.is_first(chunk):  # the cluster's warnings, once
+            warn_denied(result, stderr)
+            if not profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
+                print(explain_note(profile), file=stderr)
+        with gc_paused():
+            text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile)
+                           for n, (i, query) in enumerate(chunk, 1))
+        codes = frozenset(EXIT_ERROR if a.error is not None else EXIT_OUTCOME if a.ended is not None else EXIT_OK
+                          for a in result.queries.values())
+        return batch.Chunk(text, stderr.getvalue(), codes, {**result.stats, "output_s": time.perf_counter() - started})
+
+    code, stats = batch.answer(work, list(enumerate(queries)), jobs, output, stdout, stderr)
+    for phase in ("ground", "solve", "decode", "output"):  # summed over the chunks (CPU time with -j > 1)
+        phases[phase] = sum(s[f"{phase}_s"] for s in stats)
+    _print_phases(args, phases, args.facts, stats, stderr)
     return code
 
 
@@ -167,38 +211,21 @@ def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -
     return EXIT_OUTCOME
 
 
-def _print_batch(
-    output: str, queries: list[Query], result: Answer, stdout: TextIO, profile: profiles.Profile
-) -> int:
-    """One report per query: a List of reports, or table sections headed by the
-    equivalent single command. A query's error is part of its report; the exit
-    code is 1 when any query has one, else 3 when any query ends with an
-    outcome (profiles.md section 0)."""
-    answers = [result.queries[n] for n in range(1, len(queries) + 1)]
+def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, profile: profiles.Profile) -> str:
+    """A query's part of a batch: its report as a List's item, or its table
+    section headed by the equivalent single command (after a blank line)."""
     if output in ("json", "yaml"):
-        items = [
-            report.outcome_json(report.query_json(q, a), a.ended, profile.name) if a.ended is not None
-            else report.explain_json(q, a, profile.name)
-            for q, a in zip(queries, answers)
-        ]
-        report.dump({"apiVersion": report.API_VERSION, "kind": "List", "items": items}, output, stdout)
-    else:
-        sections = []
-        for query, answer in zip(queries, answers):
-            header = f"# explain --model {query.model} -n {query.namespace}\n"
-            if answer.error is not None:
-                body = f"error: {reasons.text(answer.error)}\n"
-            elif answer.ended is not None:
-                body = "error: outcome {}: {}\n".format(*answer.ended)
-            elif not answer.verdicts:
-                body = NO_RUNTIMES + "\n"
-            else:
-                body = report.explain_table(answer, wide=output == "wide")
-            sections.append(header + body)
-        stdout.write("\n".join(sections))
-    if any(a.error is not None for a in answers):
-        return EXIT_ERROR
-    return EXIT_OUTCOME if any(a.ended is not None for a in answers) else EXIT_OK
+        item = (report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)
+                if answer.ended is not None else report.explain_json(query, answer, profile.name))
+        return report.list_item(output, item, first)
+    header = ("" if first else "\n") + f"# explain --model {query.model} -n {query.namespace}\n"
+    if answer.error is not None:
+        return header + f"error: {reasons.text(answer.error)}\n"
+    if answer.ended is not None:
+        return header + "error: outcome {}: {}\n".format(*answer.ended)
+    if not answer.verdicts:
+        return header + NO_RUNTIMES + "\n"
+    return header + report.explain_table(answer, wide=output == "wide")
 
 
 def warn_denied(result: Answer, stderr: TextIO) -> None:
@@ -208,13 +235,20 @@ def warn_denied(result: Answer, stderr: TextIO) -> None:
         print(f"warning: {runtime} would be denied by admission: {message}", file=stderr)
 
 
-def _stats_line(facts, result: Answer) -> str:
-    rows = sum(len(a.verdicts) for a in result.queries.values())
-    qualifying = sum(len(a.ranking) for a in result.queries.values())
+def _count(result: Answer) -> None:
+    """What --stats reports of an answer besides its ground size, kept with it."""
+    answers = result.queries.values()
+    result.stats.update(queries=len(answers), rows=sum(len(a.verdicts) for a in answers),
+                        qualifying=sum(len(a.ranking) for a in answers))
+
+
+def _stats_line(program: str, stats: list[dict]) -> str:
+    """--stats; a batch's chunks each ground the cluster's facts: their sizes are summed."""
+    total = {key: sum(s[key] for s in stats) for key in ("queries", "atoms", "rules", "rows", "qualifying")}
     return (
-        f"stats: queries {len(result.queries)}, facts {facts.program.count(chr(10))}, "
-        f"ground atoms {result.stats['atoms']:.0f}, ground rules {result.stats['rules']:.0f}, "
-        f"rows {rows}, qualifying {qualifying}"
+        f"stats: queries {total['queries']}, facts {program.count(chr(10))}, "
+        f"ground atoms {total['atoms']:.0f}, ground rules {total['rules']:.0f}, "
+        f"rows {total['rows']}, qualifying {total['qualifying']}"
     )
 
 

@@ -25,8 +25,10 @@ RuntimeSelection reports; exit 1 when any of them uses no runtime.
 from __future__ import annotations
 
 import argparse
+import io
 from typing import TextIO
 
+from ome_asp.commands import batch
 from ome_asp.commands.explain import print_outcome, warn_denied
 from ome_asp.commands.options import EXIT_OUTCOME, load_cluster
 from ome_asp.errors import UsageError
@@ -34,7 +36,7 @@ from ome_asp.input import profiles
 from ome_asp.render import reasons, report
 from ome_asp.solver import engine, gosort
 from ome_asp.solver.answer import QueryAnswer, outcome_detail
-from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver.facts import Query, build_facts, with_queries
 
 EXIT_SELECTED = 0
 EXIT_NONE = 1  # the normal negative result: no runtime is used
@@ -53,6 +55,7 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
     target.add_argument("--isvc", metavar="NAME", help="an InferenceService of the namespace")
     target.add_argument("--all", action="store_true", help="every InferenceService of the input, each in its namespace, in one run")
     common(parser)
+    batch.add_jobs_flag(parser, "--all: answer the InferenceServices")
     parser.add_argument("-o", "--output", choices=("text", "json", "yaml"), default="text")
     parser.set_defaults(run=run)
     return parser
@@ -64,34 +67,55 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     cluster = load_cluster(args, stdin, stderr)
     if args.all:
         queries = [Query(namespace=i.namespace, isvc=i.name) for i in cluster.inference_services]
-    else:
-        queries = [Query(namespace=args.namespace, model=args.model, isvc=args.isvc)]
-    facts = build_facts(cluster, queries)
+        return _run_batch(args, cluster, queries, stdout, stderr)
+    query = Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
+    facts = build_facts(cluster, [query])
     args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
-    result = engine.solve(facts, len(queries), outcome=True)
+    result = engine.solve(facts, 1, outcome=True)
     warn_denied(result, stderr)
-    selections = [Selection(q, result.queries[n], cluster.profile.name) for n, q in enumerate(queries, 1)]
-    if not args.all:
-        selection = selections[0]
-        if selection.error is not None:
-            raise UsageError(selection.error)
-        if selection.ended is not None:  # profiles.md section 0: the same report for every command
-            return print_outcome(args.output, selection.document(), stdout, stderr)
-        if args.output != "text":
-            report.dump(selection.document(), args.output, stdout)
-        else:
-            stdout.write(selection.text_output(stderr))
-        return EXIT_SELECTED if selection.outcome.used is not None else EXIT_NONE
-
+    selection = Selection(query, result.queries[1], cluster.profile.name)
+    if selection.error is not None:
+        raise UsageError(selection.error)
+    if selection.ended is not None:  # profiles.md section 0: the same report for every command
+        return print_outcome(args.output, selection.document(), stdout, stderr)
     if args.output != "text":
-        items = [s.document() for s in selections]
-        report.dump({"apiVersion": report.API_VERSION, "kind": "List", "items": items}, args.output, stdout)
+        report.dump(selection.document(), args.output, stdout)
     else:
-        stdout.write("\n".join(f"# select --isvc {s.query.isvc} -n {s.query.namespace}\n{s.text_output(stderr)}" for s in selections))
-    # as explain --all-models: a missing runtime or an error first, then an outcome
-    if any(s.ended is None and s.outcome.used is None for s in selections):
-        return EXIT_NONE
-    return EXIT_OUTCOME if any(s.ended is not None for s in selections) else EXIT_SELECTED
+        stdout.write(selection.text_output(stderr))
+    return EXIT_SELECTED if selection.outcome.used is not None else EXIT_NONE
+
+
+def _run_batch(args, cluster, queries: list[Query], stdout: TextIO, stderr: TextIO) -> int:
+    """--all: the queries in chunks over -j processes (ome_asp.commands.batch),
+    as explain --all-models: exit 1 when any query uses no runtime (or has an
+    error), else 3 when any ends with an outcome."""
+    facts = build_facts(cluster, [])  # the cluster's, once: the forked workers share them
+    args.facts = with_queries(facts, queries).program  # for the reproduction of an internal error (diagnostics)
+    output, profile = args.output, cluster.profile.name
+
+    def work(chunk: list[tuple[int, Query]]) -> batch.Chunk:
+        result = engine.solve(with_queries(facts, [q for _, q in chunk]), len(chunk), outcome=True)
+        stderr = io.StringIO()
+        if batch.is_first(chunk):  # the cluster's warnings, once
+            warn_denied(result, stderr)
+        selections = [Selection(query, result.queries[n], profile) for n, (_, query) in enumerate(chunk, 1)]
+        text = "".join(_batch_piece(output, i == 0, s, stderr) for (i, _), s in zip(chunk, selections))
+        codes = frozenset(
+            EXIT_NONE if s.ended is None and s.outcome.used is None else EXIT_OUTCOME if s.ended is not None
+            else EXIT_SELECTED for s in selections
+        )
+        return batch.Chunk(text, stderr.getvalue(), codes, result.stats)
+
+    return batch.answer(work, list(enumerate(queries)), args.jobs or batch.default_jobs(), output, stdout, stderr)[0]
+
+
+def _batch_piece(output: str, first: bool, selection: Selection, stderr: TextIO) -> str:
+    """A query's part of --all: its report as a List's item, or its text
+    section headed by the equivalent single command (after a blank line)."""
+    if output != "text":
+        return report.list_item(output, selection.document(), first)
+    query = selection.query
+    return ("" if first else "\n") + f"# select --isvc {query.isvc} -n {query.namespace}\n{selection.text_output(stderr)}"
 
 
 def ended_by(answer: QueryAnswer) -> tuple[str, str] | None:

@@ -257,12 +257,41 @@ def dump(document: dict, output: str, stdout: TextIO) -> None:
         stdout.write(to_yaml(document))
 
 
-def to_json(document) -> str:
+# A List of reports written item by item (a batch, ome_asp.commands.batch):
+# its head, each item after what separates it from the one before, its tail;
+# together the text dump() writes of the whole List (tests/test_batch.py).
+_LIST_HEAD = {
+    "json": f'{{\n  "apiVersion": "{API_VERSION}",\n  "kind": "List",\n  "items": [',
+    "yaml": f"apiVersion: {API_VERSION}\nkind: List\nitems:",
+}
+
+
+def list_head(output: str, empty: bool) -> str:
+    if output == "yaml":
+        return _LIST_HEAD[output] + (" []\n" if empty else "\n")
+    return _LIST_HEAD.get(output, "")
+
+
+def list_item(output: str, item: dict, first: bool) -> str:
+    if output == "json":
+        return ("\n    " if first else ",\n    ") + to_json(item, "    ")
+    return to_yaml([item])
+
+
+def list_tail(output: str, empty: bool) -> str:
+    if output == "json":
+        return "]\n}\n" if empty else "\n  ]\n}\n"
+    return ""
+
+
+def to_json(document, pad: str = "") -> str:
     """`json.dumps(document, indent=2, ensure_ascii=False)`, the same text
     (tests/test_report.py), written without json's indenting encoder: that one
     is pure Python, a generator per container, and took half of a batch
     explain's time (docs/performance.md). Strings go through json's C
-    escaping; null, booleans and ints are written here, floats by json."""
+    escaping; null, booleans and ints are written here, floats by json.
+    With `pad`, the text of `document` nested that deep in a larger one (a
+    List's item written on its own: ome_asp.commands.batch)."""
     out: list[str] = []
     append, string = out.append, json.encoder.encode_basestring
     keys: dict[str, str] = {}  # a report repeats a few keys many times
@@ -305,5 +334,5 @@ def to_json(document) -> str:
         else:
             append(json.dumps(value))
 
-    write(document, "")
+    write(document, pad)
     return "".join(out)
