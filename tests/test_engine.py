@@ -108,3 +108,18 @@ def test_texts_prints_like_str_whatever_the_strings_hold(strings):
     symbols = [clingo.Function(name, [clingo.Number(1), clingo.Function("csr", [clingo.String(s)])])
                for s in strings for name in ("rank_key", "selected")]
     assert answer._texts(symbols) == [str(s) for s in symbols]
+
+
+def test_texts_of_a_models_symbols_come_from_its_array():
+    """issue 13: a Model's shown atoms are printed from clingo's C array (no
+    Python object per atom), the same texts as printing each; a clingo whose
+    Model no longer keeps the array would fall back to the public API, and
+    this test says so."""
+    ctl = clingo.Control()
+    ctl.add("base", [], 'selected(1,csr("a,rank_key(")). selected(2,sr("n","b")). rank_key(1,csr("x"),(1,2,3,4)).')
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        symbols = next(iter(handle)).symbols(shown=True)
+    assert hasattr(symbols, "_p_symbols")
+    assert answer._tuple_text(symbols) == str(clingo.Function("", list(symbols)))
+    assert answer._texts(symbols) == [str(s) for s in symbols]

@@ -1,14 +1,21 @@
 """report.to_json writes exactly what json.dumps(indent=2, ensure_ascii=False)
-writes (it replaces json's slow indenting encoder for every -o json)."""
+writes (it replaces json's slow indenting encoder for every -o json), and
+explain's rows written from templates are the same text."""
 
 from __future__ import annotations
 
 import json
 
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from ome_asp.input import profiles
+from ome_asp.input.loader import load_documents
+from ome_asp.render import report
 from ome_asp.render.report import to_json
+from ome_asp.solver import engine
+from ome_asp.solver.facts import Query, build_facts
+from ome_asp.testing import strategies
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 keys = st.text() | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)
@@ -27,3 +34,18 @@ def test_to_json_is_json_dumps_with_indent_2(document):
 def test_to_json_keeps_unicode_and_escapes_like_json():
     document = {"name": 'a"). evil(1', "nel": "x\u0085y", "é": ["\n", "\t"], 3: None, 1: 0, True: 1, 1.0: [], "1": {}}
     assert to_json(document) == json.dumps(document, indent=2, ensure_ascii=False)
+
+
+@settings(max_examples=40, deadline=None)
+@given(strategies.clusters(), st.sampled_from(sorted(profiles.PROFILES)), st.sampled_from(["", "    "]))
+def test_explain_rows_from_templates_are_the_rows_dumped(cluster, profile, pad):
+    """issue 13: -o json writes an explain report's rows from templates
+    (report.RowsJson); the text is to_json's of the plain report, at any depth."""
+    documents, target = cluster
+    loaded = load_documents(documents, profile=profiles.PROFILES[profile])
+    assume(loaded is not None)
+    query = Query(**target)
+    answer = engine.solve(build_facts(loaded, [query]), 1).queries[1]
+    assume(answer.error is None and answer.label is not None)
+    assert (to_json(report.explain_json(query, answer, profile, for_json=True), pad)
+            == to_json(report.explain_json(query, answer, profile), pad))

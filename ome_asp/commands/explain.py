@@ -193,7 +193,7 @@ def _print_single(
         document = report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)
         return print_outcome(output, document, stdout, stderr)
     if output in ("json", "yaml"):
-        report.dump(report.explain_json(query, answer, profile.name), output, stdout)
+        report.dump(report.explain_json(query, answer, profile.name, for_json=output == "json"), output, stdout)
     elif not answer.verdicts:
         print(NO_RUNTIMES, file=stderr)  # E6: no candidates at all, no table
     else:
@@ -216,7 +216,7 @@ def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, pr
     section headed by the equivalent single command (after a blank line)."""
     if output in ("json", "yaml"):
         item = (report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)
-                if answer.ended is not None else report.explain_json(query, answer, profile.name))
+                if answer.ended is not None else report.explain_json(query, answer, profile.name, output == "json"))
         return report.list_item(output, item, first)
     header = ("" if first else "\n") + f"# explain --model {query.model} -n {query.namespace}\n"
     if answer.error is not None:

@@ -8,6 +8,7 @@ for display and fills in the strings.
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -112,9 +113,10 @@ def outcome_json(query: dict, ended: tuple[str, str], profile: str) -> dict:
     }
 
 
-def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFILE) -> dict:
+def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFILE, for_json: bool = False) -> dict:
     """The RuntimeExplainReport (field names fixed by the core issue); a query
-    that explain cannot answer (E4, in a batch) adds `error`, with no rows."""
+    that explain cannot answer (E4, in a batch) adds `error`, with no rows.
+    `for_json`: the rows are `RowsJson`, for `to_json` only (-o json)."""
     all_rows = rows(answer)
     selected = all_rows[0].runtime if all_rows and all_rows[0].rank == 1 else None
     error = {} if answer.error is None else {"error": reasons.text(answer.error)}
@@ -126,7 +128,7 @@ def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFI
         "selected": None
         if selected is None
         else {"kind": selected.kind, "namespace": selected.namespace, "name": selected.name},
-        "rows": [_row_json(row) for row in all_rows],
+        "rows": RowsJson(all_rows) if for_json else [_row_json(row) for row in all_rows],
         "message": no_runtime_message(answer, query.namespace),
         **error,
     }
@@ -148,6 +150,83 @@ def _row_json(row: Row) -> dict:
         "failedCheck": row.failed_check,
         "reasons": [{"check": reasons.check_id(c), "message": row.reason_text(c)} for c in v.failures],
     }
+
+
+class JsonText:
+    """A value `to_json` writes as the text its `json(pad)` returns."""
+
+    def json(self, pad: str) -> str:
+        raise NotImplementedError
+
+
+class RowsJson(JsonText):
+    """An explain report's rows as `to_json` writes `[_row_json(row), ...]`,
+    the same text (tests/test_report.py), from templates: the generic writer
+    costs a call per value, about 30 µs a row, most of a batch's output time
+    (issue 13). A runtime's cells and a failure set's reason cells are
+    written once per indentation and reused."""
+
+    def __init__(self, rows: list[Row]) -> None:
+        self.rows = rows
+
+    def json(self, pad: str) -> str:
+        if not self.rows:
+            return "[]"
+        inner = pad + "  "
+        tails: dict[tuple, str] = {}  # failures -> reason cells, for this answer's rows
+        return f"[\n{inner}" + f",\n{inner}".join(_row_text(row, inner, tails) for row in self.rows) + f"\n{pad}]"
+
+
+_string = json.encoder.encode_basestring  # json's C escaping, ensure_ascii=False
+
+
+def _scalar(value: int | str | None) -> str:
+    return "null" if value is None else _string(value) if isinstance(value, str) else int.__repr__(value)
+
+
+@functools.lru_cache(maxsize=2**14)
+def _head(runtime: RuntimeRef, pad: str) -> str:
+    """A row's text up to its `compatible` value."""
+    i = pad + "  "
+    return (f'{{\n{i}"runtime": {_string(runtime.name)},\n{i}"kind": {_string(runtime.kind)},\n'
+            f'{i}"scope": "{scope(runtime)}",\n{i}"compatible": ')
+
+
+_TAILS: dict[tuple, str] = {}  # (pad, failures...) -> reason cells, for rows without a format failure
+
+
+def _row_text(row: Row, pad: str, tails: dict[tuple, str]) -> str:
+    v, i = row.verdict, pad + "  "
+    if row.rank is None:
+        cells = f'false,\n{i}"rank": null,\n{i}"score": null,\n{i}"priority": null,\n{i}"weight": null,\n{i}"distance": null'
+    else:
+        cells = (f'true,\n{i}"rank": {row.rank},\n{i}"score": {_scalar(v.score)},\n{i}"priority": {_scalar(v.priority)},\n'
+                 f'{i}"weight": {_scalar(v.weight)},\n{i}"distance": {_scalar(v.distance)}')
+    # The reason cells depend on the failures alone (the same across the
+    # queries of a batch), and for a format failure on the E15 pieces too:
+    # lists shared per model and signature, alive while the answer is, so
+    # their ids identify them in this answer's `tails`.
+    key = (pad, *v.failures.items())
+    if "q5" in v.failures:
+        key += tuple(map(id, v.format_details.values()))
+    else:
+        tails = _TAILS
+        if len(tails) > 2**14:
+            tails.clear()
+    tail = tails.get(key)
+    if tail is None:
+        tail = tails[key] = _reason_cells(row, i)
+    return f"{_head(v.runtime, pad)}{cells},\n{tail}\n{pad}}}"
+
+
+def _reason_cells(row: Row, i: str) -> str:
+    j, k = i + "  ", i + "    "
+    listed = ",\n".join(
+        f'{j}{{\n{k}"check": {_string(reasons.check_id(check))},\n{k}"message": {_string(row.reason_text(check))}\n{j}}}'
+        for check in row.verdict.failures
+    )
+    return (f'{i}"reason": {_scalar(row.reason)},\n{i}"failedCheck": {_scalar(row.failed_check)},\n'
+            f'{i}"reasons": ' + (f"[\n{listed}\n{i}]" if listed else "[]"))
 
 
 HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "REASON"]
@@ -293,7 +372,7 @@ def to_json(document, pad: str = "") -> str:
     With `pad`, the text of `document` nested that deep in a larger one (a
     List's item written on its own: ome_asp.commands.batch)."""
     out: list[str] = []
-    append, string = out.append, json.encoder.encode_basestring
+    append, string = out.append, _string
     keys: dict[str, str] = {}  # a report repeats a few keys many times
     constants = {None: "null", True: "true", False: "false"}
 
@@ -331,6 +410,8 @@ def to_json(document, pad: str = "") -> str:
             append(constants[value])
         elif type(value) is int:
             append(int.__repr__(value))
+        elif isinstance(value, JsonText):
+            append(value.json(pad))
         else:
             append(json.dumps(value))
 

@@ -94,7 +94,7 @@ def number(value: clingo.Symbol) -> str:
 # symbol through the API; reason terms, few distinct ones, are parsed once.
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _RUNTIME = rf"(?:sr\({_STRING},|csr\(){_STRING}\)"
-_PAIR_ATOM = re.compile(rf"(\w+)\((\d+),({_RUNTIME})(?:,(.*))?\)")
+_PAIR_ARGS = re.compile(rf"\w+\((\d+),({_RUNTIME})(?:,(.*))?\)")  # an atom about (query, runtime[, rest])
 # rank_key/3 and the failures, most of the atoms of a large answer, in one match each.
 _RANK_KEY = re.compile(rf"rank_key\((\d+),({_RUNTIME}),\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)\)")
 _FAILURE = re.compile(rf"(first|later)_failure\((\d+),({_RUNTIME}),(q\d),(.*)\)")
@@ -103,152 +103,229 @@ _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 # Reason terms and E15 pieces recur across answers (serve answers case after case).
 _term = functools.lru_cache(maxsize=2**14)(clingo.parse_term)
 
-# Every atom the programs show, by (name, arity): the decoder reads exactly
-# these (edits.lp's apply/1 is read by ome_asp.commands.steer and compare);
-# tests/test_engine.py checks this set against the encoding's #show statements.
-SHOWN = frozenset({
-    ("admission_denied", 2), ("admission_path", 1), ("admission_warning", 2), ("advisory", 3),
-    ("apply", 1), ("criterion", 2), ("denied", 2), ("distance_basis", 3), ("excluded_in_message", 2),
-    ("explain_priority", 3), ("explain_weight", 3), ("explicit", 1), ("first_failure", 4),
-    ("later_failure", 4), ("mismatch_detail", 4), ("query_error", 2), ("query_label", 2),
-    ("query_model", 2), ("query_note", 2), ("query_outcome", 3), ("rank_key", 3), ("runtime_ready", 4),
-    ("runtime_used", 2), ("scoring_entry", 6), ("select_error", 2), ("select_failure", 2),
-    ("select_outcome", 3), ("select_warning", 2), ("selected", 2), ("sized_query", 1), ("spec_model", 2),
-    ("unknown_accelerator_class", 3), ("warning_event", 3),
-})
+
+class _Decoding:
+    """The answer being read: what the atoms said so far."""
+
+    def __init__(self, n_queries: int, facts: Facts) -> None:
+        self.queries = {q: QueryAnswer() for q in range(1, n_queries + 1)}
+        self.runtimes = facts.runtimes
+        self.criteria: dict[int, str] = {}
+        self.denied: dict[RuntimeRef, clingo.Symbol] = {}
+        self.unknown: dict[RuntimeRef, list[tuple[int, str]]] = {}
+        self.pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
+        self.ends: dict[int, list] = {}  # query -> (outcome, runtime) of query_outcome/3
+        self.ends_select: dict[int, list] = {}  # the same of select_outcome/3
+
+    def verdict(self, q: str, r: str) -> Verdict:
+        """The row of query `q` and runtime `r` (both as printed)."""
+        verdicts = self.queries[int(q)].verdicts
+        runtime = self.runtimes[r]
+        v = verdicts.get(runtime)
+        if v is None:
+            v = verdicts[runtime] = Verdict(runtime)
+        return v
+
+    def pair(self, text: str) -> tuple[Verdict, str]:
+        """The row an atom about (query, runtime, rest) is about, and its rest."""
+        q, r, rest = _PAIR_ARGS.fullmatch(text).groups()
+        return self.verdict(q, r), rest
+
+
+def _rank_key(d: _Decoding, text: str) -> None:
+    q, r, *cost = _RANK_KEY.fullmatch(text).groups()
+    v = d.verdict(q, r)
+    v.qualifies, v.cost = True, tuple(map(int, cost))
+
+
+def _failure(d: _Decoding, text: str) -> None:
+    which, q, r, check, reason = _FAILURE.fullmatch(text).groups()
+    v = d.verdict(q, r)
+    v.failures[check] = term = _term(reason)
+    if which == "first":
+        v.first_failure = (check, term)
+
+
+def _mismatch_detail(d: _Decoding, text: str) -> None:
+    model, signature, k, piece = _MISMATCH_DETAIL.fullmatch(text).groups()
+    d.pieces.setdefault((model, signature), []).append((int(k), _term(piece)))
+
+
+def _pair(store):
+    """A decoder of an atom about one row: `store(verdict, rest)`."""
+    def decode(d: _Decoding, text: str) -> None:
+        store(*d.pair(text))
+
+    return decode
+
+
+def _runtime_used(d: _Decoding, text: str) -> None:  # not a row: M6 uses a runtime without any
+    q, r, _ = _PAIR_ARGS.fullmatch(text).groups()
+    d.queries[int(q)].outcome.used = d.runtimes[r]
+
+
+def _selected(d: _Decoding, text: str) -> None:
+    q, r, _ = _PAIR_ARGS.fullmatch(text).groups()
+    d.queries[int(q)].selected = d.verdict(q, r).runtime
+
+
+def _scoring_entry(v: Verdict, rest: str) -> None:
+    i, w, f, fw = _SCORING.fullmatch(rest).groups()
+    v.scoring.append((int(i), w, f, fw))
+
+
+def _symbol(read):
+    """A decoder of a rare atom (a few per query or per runtime), read as a
+    symbol: `read(decoding, arguments)`."""
+    def decode(d: _Decoding, text: str) -> None:
+        read(d, clingo.parse_term(text).arguments)
+
+    return decode
+
+
+def _query(read):
+    """A decoder of an atom about a query: `read(query_answer, other arguments)`."""
+    return _symbol(lambda d, a: read(d.queries[a[0].number], a[1:]))
+
+
+def _outcome(read):
+    """A decoder of an outcome.lp atom: `read(outcome, arguments after the query)`."""
+    return _query(lambda answer, a: read(answer.outcome, a))
+
+
+def _setattr(attribute: str, read):
+    """Store `read(arguments)` as the target's `attribute`."""
+    return lambda target, a: setattr(target, attribute, read(a))
+
+
+def _set(attribute: str, read):
+    return _outcome(_setattr(attribute, read))
+
+
+def _append(attribute: str, read):
+    return _outcome(lambda outcome, a: getattr(outcome, attribute).append(read(a)))
+
+
+def _unexpected(d: _Decoding, text: str) -> None:
+    raise InternalError(f"unexpected shown atom {text}")
+
+
+# Every atom the programs show, by (name, arity), and how it is read: the one
+# decode table. tests/test_engine.py checks its keys against the encoding's
+# #show statements. edits.lp's apply/1 is read by ome_asp.commands.steer and
+# compare from their own answers, never here.
+_DECODERS = {
+    # explain's rows: most of a large answer, read from the text
+    ("rank_key", 3): _rank_key,
+    ("first_failure", 4): _failure,
+    ("later_failure", 4): _failure,
+    ("mismatch_detail", 4): _mismatch_detail,
+    ("explain_priority", 3): _pair(lambda v, rest: setattr(v, "priority", int(rest))),
+    ("explain_weight", 3): _pair(lambda v, rest: setattr(v, "weight", int(number(_term(rest))))),
+    ("excluded_in_message", 2): _pair(lambda v, _: setattr(v, "in_no_runtime_message", True)),
+    ("scoring_entry", 6): _pair(_scoring_entry),
+    ("distance_basis", 3): _pair(lambda v, rest: setattr(v, "distance_basis", _term(rest))),
+    ("selected", 2): _selected,
+    ("runtime_used", 2): _runtime_used,
+    # the program's and each query's: few, read as symbols
+    ("criterion", 2): _symbol(lambda d, a: d.criteria.__setitem__(a[0].number, a[1].name)),
+    ("denied", 2): _symbol(lambda d, a: d.denied.__setitem__(d.runtimes[str(a[0])], a[1])),
+    ("unknown_accelerator_class", 3): _symbol(
+        lambda d, a: d.unknown.setdefault(d.runtimes[str(a[0])], []).append((a[1].number, a[2].string))),
+    ("query_error", 2): _query(_setattr("error", lambda a: a[0])),
+    ("query_note", 2): _query(_setattr("note", lambda a: a[0])),
+    ("query_model", 2): _query(_setattr("model", lambda a: a[0])),
+    ("query_label", 2): _query(_setattr("label", lambda a: a[0])),
+    ("sized_query", 1): _query(_setattr("sized", lambda a: True)),
+    ("query_outcome", 3): _symbol(
+        lambda d, a: d.ends.setdefault(a[0].number, []).append((a[1].name, d.runtimes[str(a[2])]))),
+    ("select_outcome", 3): _symbol(
+        lambda d, a: d.ends_select.setdefault(a[0].number, []).append((a[1].name, d.runtimes[str(a[2])]))),
+    # outcome.lp's (select): each stores its arguments after the query into the query's Outcome
+    ("select_error", 2): _set("error", lambda a: a[0]),
+    ("spec_model", 2): _set("model_name", lambda a: a[0].string),
+    ("explicit", 1): _set("explicit", lambda a: True),
+    ("select_failure", 2): _set("failure", lambda a: a[0]),
+    ("advisory", 3): _set("advisory", lambda a: (a[0].name, a[1])),
+    ("select_warning", 2): _append("warnings", lambda a: a[0]),
+    ("admission_path", 1): _set("admission_path", lambda a: True),
+    ("admission_denied", 2): _set("admission_denial", lambda a: a[0]),
+    ("admission_warning", 2): _append("admission_warnings", lambda a: a[0]),
+    ("runtime_ready", 4): _set("condition", lambda a: (a[0].name == "true", a[1].name, a[2])),
+    ("warning_event", 3): _append("events", lambda a: (a[0].name, a[1])),
+    ("apply", 1): _unexpected,
+}
+SHOWN = frozenset(_DECODERS)
+_BY_NAME = {name: read for (name, _), read in _DECODERS.items()}  # every shown name has one arity
+assert len(_BY_NAME) == len(_DECODERS)
 
 # Where one shown atom ends and the next begins in clingo's printing of a
 # tuple of them: a comma before the name of a shown predicate. A string or a
 # nested term can hold such a comma too, but then the split yields more
 # pieces than there are atoms (every true boundary is found), and `_texts`
 # prints the atoms one by one instead.
-_NEXT_ATOM = re.compile(rf",(?=(?:{'|'.join(sorted({name for name, _ in SHOWN}))})\()")
+_NEXT_ATOM = re.compile(rf",(?=(?:{'|'.join(sorted(_BY_NAME))})\()")
 
 
-def _texts(symbols: list[clingo.Symbol]) -> list[str]:
-    """`[str(s) for s in symbols]` for shown atoms, computed as one call into
-    clingo: printing a tuple of all the atoms and splitting it costs about a
-    third of printing each (a call through cffi per atom)."""
+def _texts(symbols) -> list[str]:
+    """`[str(s) for s in symbols]` for shown atoms (a list, or a Model's
+    symbols), computed as one call into clingo: printing a tuple of all the
+    atoms and splitting it costs about a third of printing each (a call
+    through cffi per atom)."""
     if len(symbols) > 1:  # a tuple of n >= 2 prints as (a1,...,an)
-        pieces = _NEXT_ATOM.split(str(clingo.Function("", symbols))[1:-1])
+        pieces = _NEXT_ATOM.split(_tuple_text(symbols)[1:-1])
         if len(pieces) == len(symbols):
             return pieces
     return [str(s) for s in symbols]
 
 
-def decode(symbols: list[clingo.Symbol], n_queries: int, facts: Facts, go_sort=None) -> Answer:
-    """The answer set as Python values (facts maps the ranks and identifiers
-    of the answer back to numbers and runtimes). `go_sort(answer, facts)`,
-    for code-v0.1.5, gives the order instead of the rank keys: a list of
-    runtimes, or an outcome (name, detail) when Go leaves it unspecified."""
-    with gc_paused():
-        # a Model's sequence makes a new Symbol at every step; _texts steps twice
-        return _decode(_texts(list(symbols)), n_queries, facts, go_sort)
+def _tuple_text(symbols) -> str:
+    """`str(clingo.Function("", symbols))`. A Model's symbols are a C array
+    inside clingo's Python API (`_p_symbols`, clingo 5.5 to 5.8): the tuple is
+    made from the array itself, without a Python object per atom, which
+    costs as much as the rest of reading a row (D-49); otherwise through the
+    public API."""
+    array = getattr(symbols, "_p_symbols", None)
+    if array is None:
+        return str(clingo.Function("", list(symbols)))
+    from clingo._internal import _c_call, _lib
+
+    return str(clingo.Symbol(_c_call("clingo_symbol_t", _lib.clingo_symbol_create_function, b"", array, len(array), True)))
+
+
+def decode(symbols, n_queries: int, facts: Facts, go_sort=None) -> Answer:
+    """The answer set (a list of symbols, or a Model's) as Python values
+    (facts maps the ranks and identifiers of the answer back to numbers and
+    runtimes). `go_sort(answer, facts)`, for code-v0.1.5, gives the order
+    instead of the rank keys: a list of runtimes, or an outcome (name,
+    detail) when Go leaves it unspecified."""
+    return decode_texts(_texts(symbols), n_queries, facts, go_sort)
 
 
 def decode_texts(texts: list[str], n_queries: int, facts: Facts, go_sort=None) -> Answer:
-    """`decode` of the shown atoms as clingo prints them (a world's atoms,
-    ome_asp/solver/worlds.py); the caller pauses the collector."""
-    return _decode(texts, n_queries, facts, go_sort)
+    """`decode` of the shown atoms as clingo prints them (str of each symbol),
+    in any order, in one pass, each read by its entry of the decode table."""
+    with gc_paused():
+        d = _Decoding(n_queries, facts)
+        by_name = _BY_NAME
+        for text in texts:
+            by_name.get(text[:text.find("(")], _unexpected)(d, text)
+        return _complete(d, facts, go_sort)
 
 
-def _decode(texts: list[str], n_queries: int, facts: Facts, go_sort) -> Answer:
-    queries = {q: QueryAnswer() for q in range(1, n_queries + 1)}
-    criteria: dict[int, str] = {}
-    denied: dict[RuntimeRef, clingo.Symbol] = {}
-    unknown: dict[RuntimeRef, list[tuple[int, str]]] = {}
-    pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
-    runtimes = facts.runtimes
-    ends: dict[int, list] = {}  # query -> (outcome, runtime) of query_outcome/3
-    ends_select: dict[int, list] = {}  # the same of select_outcome/3
-
-    def verdict(q: int, r: RuntimeRef) -> Verdict:
-        verdicts = queries[q].verdicts
-        if r not in verdicts:
-            verdicts[r] = Verdict(r)
-        return verdicts[r]
-
-    rank_key, failure = _RANK_KEY.fullmatch, _FAILURE.fullmatch
-    for text in texts:
-        key = rank_key(text)
-        if key is not None:
-            q, r, *cost = key.groups()
-            v = verdict(int(q), runtimes[r])
-            v.qualifies, v.cost = True, tuple(map(int, cost))
-            continue
-        failed = failure(text)
-        if failed is not None:
-            which, q, r, check, reason = failed.groups()
-            v = verdict(int(q), runtimes[r])
-            v.failures[check] = _term(reason)
-            if which == "first":
-                v.first_failure = (check, v.failures[check])
-            continue
-        pair = _PAIR_ATOM.fullmatch(text)
-        if pair is not None:
-            name, q, r, rest = pair.groups()
-            if name == "runtime_used":  # not a row: M6 uses a runtime without any
-                queries[int(q)].outcome.used = runtimes[r]
-                continue
-            v = verdict(int(q), runtimes[r])
-            if name == "explain_priority":
-                v.priority = int(rest)
-            elif name == "explain_weight":
-                v.weight = int(number(_term(rest)))
-            elif name == "excluded_in_message":
-                v.in_no_runtime_message = True
-            elif name == "scoring_entry":
-                i, w, f, fw = _SCORING.fullmatch(rest).groups()
-                v.scoring.append((int(i), w, f, fw))
-            elif name == "distance_basis":
-                v.distance_basis = _term(rest)
-            elif name == "selected":
-                queries[int(q)].selected = v.runtime
-            else:
-                raise InternalError(f"unexpected shown atom {text}")
-            continue
-        detail = _MISMATCH_DETAIL.fullmatch(text)
-        if detail is not None:
-            model, signature, k, piece = detail.groups()
-            pieces.setdefault((model, signature), []).append((int(k), _term(piece)))
-            continue
-        s = _term(text)  # the few atoms left: one per query or runtime, or of the whole run
-        name, args = s.name, s.arguments
-        if name == "criterion":
-            criteria[args[0].number] = args[1].name
-        elif name == "denied":
-            denied[runtimes[str(args[0])]] = args[1]
-        elif name == "unknown_accelerator_class":
-            unknown.setdefault(runtimes[str(args[0])], []).append((args[1].number, args[2].string))
-        elif name == "query_error":
-            queries[args[0].number].error = args[1]
-        elif name == "query_note":
-            queries[args[0].number].note = args[1]
-        elif name == "query_model":
-            queries[args[0].number].model = args[1]
-        elif name == "query_label":
-            queries[args[0].number].label = args[1]
-        elif name == "sized_query":
-            queries[args[0].number].sized = True
-        elif name == "query_outcome":
-            ends.setdefault(args[0].number, []).append((args[1].name, runtimes[str(args[2])]))
-        elif name == "select_outcome":
-            ends_select.setdefault(args[0].number, []).append((args[1].name, runtimes[str(args[2])]))
-        elif name in _OUTCOME_ATOMS:
-            _OUTCOME_ATOMS[name](queries[args[0].number].outcome, args[1:])
-        else:
-            raise InternalError(f"unexpected shown atom {text}")
-
+def _complete(d: _Decoding, facts: Facts, go_sort) -> Answer:
+    """What the atoms say about each query as a whole: E15's pieces in order,
+    scores and distances, the order, the outcome."""
     numbers = facts.numbers
     scores: dict[int, int] = {}  # rank -> score, read once
     ordered: dict[tuple[str, str], list[clingo.Symbol]] = {}  # (model, signature) -> E15 pieces in order
 
     def in_order(key: tuple[str, str]) -> list[clingo.Symbol]:
         if key not in ordered:
-            ordered[key] = [piece for _, piece in sorted(pieces[key])]
+            ordered[key] = [piece for _, piece in sorted(d.pieces[key])]
         return ordered[key]
 
-    for q, answer in queries.items():
+    for q, answer in d.queries.items():
         answer.outcome.warnings.sort(key=str)  # any order: sort for reproducible output
         answer.outcome.admission_warnings.sort(key=str)
         answer.outcome.events.sort(key=str)
@@ -256,8 +333,8 @@ def _decode(texts: list[str], n_queries: int, facts: Facts, go_sort) -> Answer:
         for v in answer.verdicts.values():
             if v.scoring:
                 v.scoring.sort()
-            if len(v.failures) > 1:
-                v.failures = dict(sorted(v.failures.items(), key=lambda item: int(item[0][1:])))
+            if len(v.failures) > 1:  # in check order: q2 ... q8, one digit each (explanation.lp)
+                v.failures = dict(sorted(v.failures.items()))
             if "q5" in v.failures:  # E15: each entry's pieces, in list order (lists shared: read only)
                 v.format_details = {
                     i: in_order((model, signature)) for i, signature in enumerate(facts.signatures[v.runtime])
@@ -270,10 +347,10 @@ def _decode(texts: list[str], n_queries: int, facts: Facts, go_sort) -> Answer:
             v.distance = numbers[v.cost[2]] if answer.sized else None
         qualifying.sort(key=lambda v: v.cost)
         answer.ranking = [v.runtime for v in qualifying]
-        if q in ends:
-            answer.ended = outcome_detail(*_first_by_runtime(ends[q]))
-        if q in ends_select:
-            answer.outcome.ended = _first_by_runtime(ends_select[q])
+        if q in d.ends:
+            answer.ended = outcome_detail(*_first_by_runtime(d.ends[q]))
+        if q in d.ends_select:
+            answer.outcome.ended = _first_by_runtime(d.ends_select[q])
         if go_sort is not None:  # code-v0.1.5 (profiles.md 3.3): not the #minimize order
             order = go_sort(answer, facts)
             if isinstance(order, tuple):
@@ -284,10 +361,10 @@ def _decode(texts: list[str], n_queries: int, facts: Facts, go_sort) -> Answer:
         if answer.ranking[:1] != ([answer.selected] if answer.selected is not None else []):
             raise InternalError(f"query {q}: the optimum {answer.selected} is not the first of the order")
     return Answer(
-        queries=queries,
-        criteria=criteria,
-        denied=denied,
-        unknown_classes={r: [c for _, c in sorted(v)] for r, v in unknown.items()},
+        queries=d.queries,
+        criteria=d.criteria,
+        denied=d.denied,
+        unknown_classes={r: [c for _, c in sorted(v)] for r, v in d.unknown.items()},
     )
 
 
@@ -307,34 +384,3 @@ OUTCOME_DETAILS = {
 def outcome_detail(outcome: str, runtime: RuntimeRef) -> tuple[str, str]:
     """(name, detail) of an outcome the encoding derives: name as section 0 spells it."""
     return outcome.replace("_", "-"), f"{runtime}: {OUTCOME_DETAILS[outcome]}"
-
-
-def _set(attribute: str, read):
-    def store(outcome: Outcome, args: list[clingo.Symbol]) -> None:
-        setattr(outcome, attribute, read(args))
-
-    return store
-
-
-def _append(attribute: str, read):
-    def store(outcome: Outcome, args: list[clingo.Symbol]) -> None:
-        getattr(outcome, attribute).append(read(args))
-
-    return store
-
-
-# outcome.lp's atoms other than runtime_used/2 (decoded with the runtime atoms):
-# each stores its arguments after the query number into the query's Outcome.
-_OUTCOME_ATOMS = {
-    "select_error": _set("error", lambda a: a[0]),
-    "spec_model": _set("model_name", lambda a: a[0].string),
-    "explicit": _set("explicit", lambda a: True),
-    "select_failure": _set("failure", lambda a: a[0]),
-    "advisory": _set("advisory", lambda a: (a[0].name, a[1])),
-    "select_warning": _append("warnings", lambda a: a[0]),
-    "admission_path": _set("admission_path", lambda a: True),
-    "admission_denied": _set("admission_denial", lambda a: a[0]),
-    "admission_warning": _append("admission_warnings", lambda a: a[0]),
-    "runtime_ready": _set("condition", lambda a: (a[0].name == "true", a[1].name, a[2])),
-    "warning_event": _append("events", lambda a: (a[0].name, a[1])),
-}
