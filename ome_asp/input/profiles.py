@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from packaging.version import InvalidVersion, Version
 
 from ome_asp.errors import UsageError
 
@@ -93,6 +92,8 @@ PROFILES = {p.name: p for p in (V1_3, V1_2_2, CODE_V0_1_5)}
 
 def for_release(release: str) -> Profile:
     """--ome-version X.Y.Z: 0.x -> code-v0.1.5; 1.0 up to 1.3 (excluded) -> v1.2.2; 1.3 on -> v1.3."""
+    from packaging.version import InvalidVersion, Version  # only --ome-version needs it (CLI start, issue 13)
+
     try:
         version = Version(release)
     except InvalidVersion:

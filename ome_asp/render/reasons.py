@@ -109,8 +109,20 @@ def label(term: clingo.Symbol) -> str:
 
 @_renders("format_unsupported")
 def _format_unsupported(model_label, details: dict[int, list[clingo.Symbol]]) -> str:
-    entries = "; ".join(", ".join(text(piece) for piece in pieces) for _, pieces in sorted(details.items()))
-    return f"model format '{label(model_label)}' not in supported formats: {entries}"
+    return format_unsupported(model_label, [entry_text(pieces) for _, pieces in sorted(details.items())])
+
+
+def format_unsupported(model_label: clingo.Symbol, entries: list[str]) -> str:
+    """E15's message from the texts of the runtime's entries (`entry_text`), in list order."""
+    return f"model format '{_label(model_label)}' not in supported formats: {'; '.join(entries)}"
+
+
+def entry_text(pieces: list[clingo.Symbol]) -> str:
+    """E15: one entry's mismatch pieces, in part order."""
+    return ", ".join(text(piece) for piece in pieces)
+
+
+_label = functools.lru_cache(maxsize=2**12)(label)  # a batch's rows repeat each model's label
 
 
 @_renders("no_supported_formats")

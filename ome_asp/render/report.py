@@ -52,7 +52,7 @@ class Row:
 
     def reason_text(self, check: str) -> str:
         if check not in self._texts:
-            self._texts[check] = reasons.text(self.verdict.failures[check], self.verdict.format_details)
+            self._texts[check] = _message(self.verdict, check)
         return self._texts[check]
 
     @property
@@ -173,8 +173,10 @@ class RowsJson(JsonText):
         if not self.rows:
             return "[]"
         inner = pad + "  "
-        tails: dict[tuple, str] = {}  # failures -> reason cells, for this answer's rows
-        return f"[\n{inner}" + f",\n{inner}".join(_row_text(row, inner, tails) for row in self.rows) + f"\n{pad}]"
+        local: dict[tuple, tuple[str, str]] = {}  # this answer's format failures, as _CELLS
+        entries: dict[int, str] = {}  # E15's pieces of an entry, by the id of their list
+        return (f"[\n{inner}" + f",\n{inner}".join(_row_text(row, inner, local, entries) for row in self.rows)
+                + f"\n{pad}]")
 
 
 _string = json.encoder.encode_basestring  # json's C escaping, ensure_ascii=False
@@ -192,41 +194,59 @@ def _head(runtime: RuntimeRef, pad: str) -> str:
             f'{i}"scope": "{scope(runtime)}",\n{i}"compatible": ')
 
 
-_TAILS: dict[tuple, str] = {}  # (pad, failures...) -> reason cells, for rows without a format failure
-
-
-def _row_text(row: Row, pad: str, tails: dict[tuple, str]) -> str:
+def _row_text(row: Row, pad: str, local: dict[tuple, tuple[str, str]], entries: dict[int, str]) -> str:
     v, i = row.verdict, pad + "  "
     if row.rank is None:
         cells = f'false,\n{i}"rank": null,\n{i}"score": null,\n{i}"priority": null,\n{i}"weight": null,\n{i}"distance": null'
     else:
         cells = (f'true,\n{i}"rank": {row.rank},\n{i}"score": {_scalar(v.score)},\n{i}"priority": {_scalar(v.priority)},\n'
                  f'{i}"weight": {_scalar(v.weight)},\n{i}"distance": {_scalar(v.distance)}')
-    # The reason cells depend on the failures alone (the same across the
-    # queries of a batch), and for a format failure on the E15 pieces too:
-    # lists shared per model and signature, alive while the answer is, so
-    # their ids identify them in this answer's `tails`.
-    key = (pad, *v.failures.items())
-    if "q5" in v.failures:
-        key += tuple(map(id, v.format_details.values()))
+    if not v.failures:
+        return f'{_head(v.runtime, pad)}{cells},\n{i}"reason": null,\n{i}"failedCheck": null,\n{i}"reasons": []\n{pad}}}'
+    first = v.first_failure
+    reason, failed = ("null", "null") if first is None else (
+        _cell(v, first[0], pad, local, entries)[0], _string(reasons.check_id(first[0])))
+    listed = ",\n".join([_cell(v, check, pad, local, entries)[1] for check in v.failures])
+    return (f'{_head(v.runtime, pad)}{cells},\n{i}"reason": {reason},\n{i}"failedCheck": {failed},\n'
+            f'{i}"reasons": [\n{listed}\n{i}]\n{pad}}}')
+
+
+# (pad, check, reason) -> (the message as JSON, the item of `reasons`) for the
+# reasons without E15 pieces: few distinct ones, the same in every query.
+_CELLS: dict[tuple, tuple[str, str]] = {}
+
+
+def _cell(v: Verdict, check: str, pad: str, local: dict[tuple, tuple[str, str]], entries: dict[int, str]):
+    """A failed check's message (as JSON) and its item of `reasons`, written once."""
+    term = v.failures[check]
+    if check == "q5" and v.format_details:
+        # E15's pieces: lists shared per model and signature, alive while the
+        # answer is, so their ids identify them in this answer's cache.
+        key, cache = (pad, term, *map(id, v.format_details.values())), local
     else:
-        tails = _TAILS
-        if len(tails) > 2**14:
-            tails.clear()
-    tail = tails.get(key)
-    if tail is None:
-        tail = tails[key] = _reason_cells(row, i)
-    return f"{_head(v.runtime, pad)}{cells},\n{tail}\n{pad}}}"
+        key, cache = (pad, check, term), _CELLS
+        if len(cache) > 2**14:
+            cache.clear()
+    found = cache.get(key)
+    if found is None:
+        message, j, k = _string(_message(v, check, entries)), pad + "    ", pad + "      "
+        item = f'{j}{{\n{k}"check": {_string(reasons.check_id(check))},\n{k}"message": {message}\n{j}}}'
+        found = cache[key] = (message, item)
+    return found
 
 
-def _reason_cells(row: Row, i: str) -> str:
-    j, k = i + "  ", i + "    "
-    listed = ",\n".join(
-        f'{j}{{\n{k}"check": {_string(reasons.check_id(check))},\n{k}"message": {_string(row.reason_text(check))}\n{j}}}'
-        for check in row.verdict.failures
-    )
-    return (f'{i}"reason": {_scalar(row.reason)},\n{i}"failedCheck": {_scalar(row.failed_check)},\n'
-            f'{i}"reasons": ' + (f"[\n{listed}\n{i}]" if listed else "[]"))
+def _message(v: Verdict, check: str, entries: dict[int, str] | None = None) -> str:
+    """The message of a failed check; `entries` caches the text of E15's
+    pieces by the id of their list (the rows of one answer share them)."""
+    term = v.failures[check]
+    if check != "q5" or not v.format_details or entries is None:
+        return reasons.text(term, v.format_details)
+    texts = []  # format_unsupported: the runtime has entries
+    for pieces in v.format_details.values():
+        if id(pieces) not in entries:
+            entries[id(pieces)] = reasons.entry_text(pieces)
+        texts.append(entries[id(pieces)])
+    return reasons.format_unsupported(term.arguments[0], texts)
 
 
 HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "REASON"]

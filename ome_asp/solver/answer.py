@@ -283,7 +283,7 @@ def _tuple_text(symbols) -> str:
     """`str(clingo.Function("", symbols))`. A Model's symbols are a C array
     inside clingo's Python API (`_p_symbols`, clingo 5.5 to 5.8): the tuple is
     made from the array itself, without a Python object per atom, which
-    costs as much as the rest of reading a row (D-49); otherwise through the
+    costs as much as the rest of reading a row (D-54); otherwise through the
     public API."""
     array = getattr(symbols, "_p_symbols", None)
     if array is None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
-import importlib.util
 import time
 from pathlib import Path
 
@@ -32,6 +31,8 @@ def encoding_dir() -> Path:
     source = Path(__file__).resolve().parents[2] / "encoding"
     if (source / MAIN_LP).is_file():
         return source
+    import importlib.util  # an installed package only
+
     spec = importlib.util.find_spec("ome_asp.encoding")
     return Path(next(iter(spec.submodule_search_locations)))
 
