@@ -8,6 +8,7 @@ import io
 import json
 import os
 import threading
+import tracemalloc
 from unittest import mock
 
 import yaml
@@ -114,7 +115,7 @@ def test_manifests_read_as_they_are_answer_like_their_yaml_text(case, data):
             node = child
         node[data.draw(st.sampled_from(["name", "namespace", "priority", "weight", "modelFormat", "x"]))] = data.draw(_ODD_VALUES)
     request = {"id": 0, "manifests": documents, **query}
-    with mock.patch.object(serve_module, "_reads_back", lambda manifests: False):
+    with mock.patch.object(serve_module, "_reads_back", lambda manifests, max_bytes: False):
         expected = serve_module.respond(request, None)
     assert serve_module.respond(request, None) == expected
 
@@ -209,3 +210,134 @@ def test_a_batch_answers_each_request_as_the_command_line_does(tmp_path_factory,
             assert answer["report"] == alone
         else:  # the same error; an input error names the request's input, not the file
             assert answer["error"].split(": ")[-1] == alone["error"].split(": ")[-1]
+
+
+# --- issue 18: serve survives any line and answers every valid one -------------------
+
+VALID = {"id": "ok", "namespace": "llama-demo", "model": "llama-3-2-3b-instruct"}
+
+
+def serve_bytes(data: bytes, *argv: str) -> list[str]:
+    """The answer lines (split at "\\n" only, as a line reader would) of serve on raw input bytes."""
+    result = run_cli("serve", "--stdio", "-f", WORKED, *argv, stdin=data)
+    assert (result.code, result.stderr) == (0, ""), result.stderr
+    assert result.stdout.endswith("\n")
+    return result.stdout[:-1].split("\n")
+
+
+def _nested_manifests(depth: int) -> bytes:
+    model = {"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
+             "spec": {"modelFormat": {"name": "f"}, "modelFramework": {"name": "t"}, "x": "X"}}
+    line = json.dumps({"id": "deep", "model": "m", "manifests": [model]})
+    return line.replace('"X"', "[" * depth + '"x"' + "]" * depth).encode()
+
+
+#: One line of each class issue 18 found to break serve, and the error it gets.
+BAD_LINES = {
+    "invalid UTF-8": (b'{"id": 1, "model": "\xff"}', "line 1: not valid UTF-8: byte 0xff at byte 21"),
+    "nested 200,000 deep": (b"[" * 200_000 + b"]" * 200_000, "line 1: not a JSON request: nested too deeply"),
+    "unhashable profile": (b'{"profile": [], "model": "m"}', '"profile" must be one of v1.3, v1.2.2, code-v0.1.5'),
+    "lone surrogate": (b'{"model": "a\\ud800"}', 'model: Invalid value: "a\\ud800": must be valid Unicode'),
+    "NUL in a name": (b'{"namespace": "llama-demo", "model": "llama-3-2-3b-instruct\\u0000x"}',
+                      'model: Invalid value: "llama-3-2-3b-instruct\\u0000x": must not contain a NUL character'),
+    "NUL in a namespace": (b'{"namespace": "llama-demo\\u0000", "isvc": "llama-chat"}',
+                           'namespace: Invalid value: "llama-demo\\u0000": must not contain a NUL character'),
+    "id NaN": (b'{"id": NaN, "model": "m"}', "line 1: not a JSON request: NaN is not a JSON value"),
+    "id -Infinity": (b'{"id": -Infinity, "model": "m"}', "line 1: not a JSON request: -Infinity is not a JSON value"),
+    "id 1e400": (b'{"id": 1e400, "model": "m"}', "line 1: not a JSON request: the number 1e400 is out of range"),
+    "too long": (b'{"id": 1, "model": "' + b"m" * 2**21 + b'"}', "line 1: the request is larger than 1Mi; raise the limit with --max-input-size"),
+}
+
+
+def test_issue18_every_bad_line_class_gets_an_error_and_the_next_line_its_answer():
+    valid = serve_bytes(json.dumps(VALID).encode() + b"\n")[0]
+    for name, (line, error) in BAD_LINES.items():
+        assert serve_bytes(line + b"\n" + json.dumps(VALID).encode() + b"\n", "--max-input-size", "1Mi") == [
+            json.dumps({"id": None, "error": error}), valid
+        ], name
+
+
+def test_issue18_manifests_nested_as_deep_as_a_request_can_are_answered():
+    """The YAML writer recursed: manifests ~500 deep were an internal error (issue 18)."""
+    for depth in (100, 500):
+        answer = json.loads(serve_bytes(_nested_manifests(depth) + b"\n")[0])
+        assert answer["id"] == "deep" and "report" in answer, answer
+
+
+def test_issue18_line_breaks_and_surrogates_in_answers_are_escaped():
+    """U+2028, U+2029, U+0085 end a line for many readers; a lone surrogate has no UTF-8."""
+    lines = serve_bytes(b'{"id": "\\u2028\\ud800", "namespace": "\\u0085", "model": "x\\u2029"}\n')
+    assert lines == ['{"id": "\\u2028\\ud800", "error": "clusterbasemodels.ome.io \\"x\\u2029\\" not found"}']
+
+
+class _Zeros(io.RawIOBase):
+    """`count` zero bytes without a newline (as /dev/zero), then `tail`."""
+
+    def __init__(self, count: int, tail: bytes) -> None:
+        self.left, self.tail = count, tail
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self.left:
+            n = min(self.left, len(buffer))
+            buffer[:n] = bytes(n)
+            self.left -= n
+            return n
+        n = min(len(self.tail), len(buffer))
+        buffer[:n], self.tail = self.tail[:n], self.tail[n:]
+        return n
+
+
+def test_issue18_an_endless_line_takes_no_more_memory_than_the_limit():
+    """A line without a newline (`serve < /dev/zero`) was read whole into memory."""
+    stream = io.BufferedReader(_Zeros(64 * 2**20, b"\n" + json.dumps(VALID).encode() + b"\n"))
+    out = io.StringIO()
+    tracemalloc.start()
+    try:
+        serve_module.serve(None, stream, out, max_bytes=2**20)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20
+    assert out.getvalue().splitlines()[0] == json.dumps(
+        {"id": None, "error": "line 1: the request is larger than 1Mi; raise the limit with --max-input-size"}
+    )
+
+
+def test_issue18_a_huge_input_limit_is_not_allocated():
+    """--max-input-size 2^63 - 1 (or above free memory) must not be allocated up front."""
+    assert len(serve_bytes(json.dumps(VALID).encode() + b"\n", "--max-input-size", str(2**63 - 1))) == 1
+
+
+def test_issue18_E4_serve_applies_the_candidate_limit_as_explain(tmp_path):
+    """docs/oracle.md promises explain's answer: more than 1,000 candidates is E4's error."""
+    model = {"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
+             "spec": {"modelFormat": {"name": "safetensors"}, "modelFramework": {"name": "transformers"}}}
+    runtimes = [
+        {"apiVersion": "ome.io/v1beta1", "kind": "ClusterServingRuntime", "metadata": {"name": f"rt-{i:04d}"},
+         "spec": {"supportedModelFormats": [{"modelFormat": {"name": "safetensors"}, "autoSelect": True,
+                                             "modelFramework": {"name": "transformers"}}]}}
+        for i in range(1001)
+    ]
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump_all([model, *runtimes]))
+    answers = serve({"id": 1, "model": "m"}, {"id": 2, "model": "m", "manifests": [model, *runtimes]}, argv=("-f", str(path)))
+    error = "runtime candidate snapshot exceeds the CLI collection limit"
+    assert answers == [{"id": 1, "error": error}, {"id": 2, "error": error}]
+    assert run_cli("explain", "--model", "m", "-f", str(path)).stderr == f"error: {error}\n"
+
+
+def test_issue18_memory_per_distinct_name_is_recycled():
+    """Every cache serve fills from request names is bounded (issue 18: ~5 KB per distinct name)."""
+    from ome_asp.render import reasons
+    from ome_asp.solver import answer, facts
+
+    for cached in (facts.quoted, reasons._text, answer._term):
+        assert cached.cache_info().maxsize is not None
+    oracle = serve_module.Oracle(serve_module.load([WORKED]))
+    for n in range(serve_module.CACHED_MISSES):
+        oracle._misses[serve_module.Query("llama-demo", model=f"m{n}")] = None
+    oracle.answer(serve_module.Query("llama-demo", model="another"))
+    assert len(oracle._misses) == serve_module.CACHED_MISSES and next(iter(oracle._misses)).model == "m1"

@@ -183,10 +183,7 @@ def _batch_queries(cluster, namespace: str) -> list[Query]:
 def _print_single(
     output: str, query: Query, answer: QueryAnswer, stdout: TextIO, stderr: TextIO, profile: profiles.Profile
 ) -> int:
-    if answer.error is not None:
-        raise OmeAspError(reasons.text(answer.error))
-    if len(answer.verdicts) > CANDIDATE_LIMIT:
-        raise OmeAspError("runtime candidate snapshot exceeds the CLI collection limit")
+    check_single_answer(answer)
     if answer.note is not None:
         print(reasons.text(answer.note), file=stderr)
     if answer.ended is not None:
@@ -199,6 +196,14 @@ def _print_single(
     else:
         stdout.write(report.explain_table(answer, wide=output == "wide"))
     return EXIT_OK
+
+
+def check_single_answer(answer: QueryAnswer) -> None:
+    """The errors of a one-query explain (E4), which serve answers alike."""
+    if answer.error is not None:
+        raise OmeAspError(reasons.text(answer.error))
+    if len(answer.verdicts) > CANDIDATE_LIMIT:
+        raise OmeAspError("runtime candidate snapshot exceeds the CLI collection limit")
 
 
 def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -> int:

@@ -25,11 +25,15 @@ def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> 
         help="manifests: a file, a directory (read recursively) or - for stdin; repeatable",
     )
     parser.add_argument("--strict", action="store_true", help="treat every warning as an input error")
+    add_max_input_size_flag(parser, "inputs in total")
+    add_profile_flags(parser)
+
+
+def add_max_input_size_flag(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--max-input-size", type=limits.parse_byte_size, default=limits.format_byte_size(limits.MAX_INPUT_BYTES),
-        metavar="SIZE", help="refuse inputs larger than SIZE in total: bytes, or a quantity such as 512Mi (default: %(default)s)",
+        metavar="SIZE", help=f"refuse {what} larger than SIZE: bytes, or a quantity such as 512Mi (default: %(default)s)",
     )
-    add_profile_flags(parser)
 
 
 def add_profile_flags(parser: argparse.ArgumentParser) -> None:

@@ -31,26 +31,33 @@ each flushed.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import math
+import re
+import sys
 from collections import OrderedDict
 from typing import BinaryIO, Iterator, TextIO
 
 from ome_asp.commands import admit
-from ome_asp.commands.options import add_profile_flags, profile_of
+from ome_asp.commands.explain import check_single_answer
+from ome_asp.commands.options import add_max_input_size_flag, add_profile_flags, profile_of
 from ome_asp.commands.select_runtime import Selection
 from ome_asp.errors import OmeAspError, UsageError
 from ome_asp.input import profiles
-from ome_asp.input.limits import MAX_INPUT_BYTES
+from ome_asp.input.documents import MESSAGE_VALUE_CHARS
+from ome_asp.input.limits import MAX_INPUT_BYTES, format_byte_size
 from ome_asp.input.loader import load, load_documents
 from ome_asp.input.objects import Cluster
-from ome_asp.render import reasons, report
+from ome_asp.render import report
 from ome_asp.solver import engine, worlds
 from ome_asp.solver.answer import Answer, QueryAnswer
 from ome_asp.solver.facts import Facts, Query, build_facts
 from ome_asp.timing import gc_paused
 
 CACHED_NAMESPACES = 64
+CACHED_MISSES = 1024
 BATCH_LINES = 1000  # read-ahead bounds: one batch answers at most this many lines,
 BATCH_BYTES = 16 * 2**20  # of at most about this many bytes (one longer line is one batch)
 # The keys a request of each command may have (anything else is an error answer).
@@ -64,12 +71,22 @@ class Oracle:
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
         self._answers: OrderedDict[str, dict[Query, QueryAnswer]] = OrderedDict()
+        # Names the cluster does not have: each an error answer of its own
+        # solve, kept for repeats, but only so many (a client may send ever
+        # new names).
+        self._misses: OrderedDict[Query, QueryAnswer] = OrderedDict()
 
     def answer(self, query: Query) -> QueryAnswer:
         answers = self._namespace(query.namespace)
-        if query not in answers:  # a name the cluster does not have: an error answer
-            answers[query] = solve_one(self.cluster, query)
-        return answers[query]
+        if query in answers:
+            return answers[query]
+        if query in self._misses:
+            self._misses.move_to_end(query)
+        else:
+            self._misses[query] = solve_one(self.cluster, query)
+            if len(self._misses) > CACHED_MISSES:
+                self._misses.popitem(last=False)
+        return self._misses[query]
 
     def _namespace(self, namespace: str) -> dict[Query, QueryAnswer]:
         if namespace in self._answers:
@@ -98,13 +115,15 @@ def solve_one(cluster: Cluster, query: Query) -> QueryAnswer:
     return engine.solve(build_facts(cluster, [query]), 1).queries[1]
 
 
-def respond(request: dict, oracle, default: profiles.Profile = profiles.V1_3) -> dict:
+def respond(request: dict, oracle, default: profiles.Profile = profiles.V1_3, max_bytes: int = MAX_INPUT_BYTES) -> dict:
     """The answer to one request (a dict), never raising for the user's mistakes.
     `oracle(profile)` is the Oracle of the loaded cluster under a profile, or None."""
-    return respond_all([request], oracle, default)[0]
+    return respond_all([request], oracle, default, max_bytes)[0]
 
 
-def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = profiles.V1_3) -> list[dict]:
+def respond_all(
+    requests: list[dict | str], oracle, default: profiles.Profile = profiles.V1_3, max_bytes: int = MAX_INPUT_BYTES
+) -> list[dict]:
     """The answers to a batch of requests, in order (a str is a line that is
     not a request: its error answer). Explain requests about the loaded
     cluster are answered by its Oracle; every other request is a world of one
@@ -123,7 +142,7 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
             profile = _profile(request, default)
             query = None if command == "admit" else _query(request)
             if "manifests" in request:
-                cluster = _case_cluster(request["manifests"], profile)
+                cluster = _case_cluster(request["manifests"], profile, max_bytes)
             elif oracle is None:
                 raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
             elif command == "explain":
@@ -163,8 +182,7 @@ def answer_worlds(cases: list[tuple[str, Facts, Query | None, profiles.Profile]]
 def _explain_report(query: Query, answer: Answer | QueryAnswer, profile: profiles.Profile, facts=None) -> dict:
     """explain -o json's report, or the error explain prints."""
     answer = answer.queries[1] if isinstance(answer, Answer) else answer
-    if answer.error is not None:
-        raise OmeAspError(reasons.text(answer.error))
+    check_single_answer(answer)
     if answer.ended is not None:
         return {"report": report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)}
     return {"report": report.explain_json(query, answer, profile.name)}
@@ -198,7 +216,7 @@ def _command(request: dict) -> str:
 
 def _profile(request: dict, default: profiles.Profile) -> profiles.Profile:
     name = request.get("profile", default.name)
-    if name not in profiles.PROFILES:
+    if not isinstance(name, str) or name not in profiles.PROFILES:
         raise OmeAspError(f'"profile" must be one of {", ".join(profiles.PROFILES)}')
     return profiles.PROFILES[name]
 
@@ -213,7 +231,7 @@ def _query(request: dict) -> Query:
     return Query(namespace, model=model, isvc=isvc)
 
 
-def _case_cluster(manifests, profile: profiles.Profile) -> Cluster:
+def _case_cluster(manifests, profile: profiles.Profile, max_bytes: int = MAX_INPUT_BYTES) -> Cluster:
     """The manifests read as the YAML stream `report.to_yaml_all` writes of
     them, with that stream's messages (lines, `<stdin>`). Writing and parsing
     the text is most of a small case's time, so the manifests are read as
@@ -221,18 +239,32 @@ def _case_cluster(manifests, profile: profiles.Profile) -> Cluster:
     gives no message (which would name its lines)."""
     if not isinstance(manifests, list):
         raise OmeAspError('"manifests" must be a list of objects')
-    if _reads_back(manifests):
+    if _reads_back(manifests, max_bytes):
         cluster = load_documents(manifests, profile=profile)
         if cluster is not None:
             return cluster
-    stream = report.to_yaml_all(manifests).encode()
-    return load(["-"], stdin=io.BytesIO(stream), profile=profile)
+    with deeper_recursion():  # the YAML writer recurses a few frames per level of nesting
+        stream = report.to_yaml_all(manifests).encode("utf-8", "surrogatepass")
+    return load(["-"], stdin=io.BytesIO(stream), profile=profile, max_bytes=max_bytes)
+
+
+@contextlib.contextmanager
+def deeper_recursion(frames: int = 20_000):
+    """Room for the YAML writer on manifests as deep as a request line can
+    nest them (json's parser stops near the default recursion limit); the
+    reader limits nesting itself (libyaml: 1,000 levels)."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, frames))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
 
 
 MAX_PLAIN_DEPTH = 32  # deeper manifests take the YAML path (its parsers limit nesting)
 
 
-def _reads_back(manifests: list) -> bool:
+def _reads_back(manifests: list, max_bytes: int) -> bool:
     """Whether the YAML text of `manifests` reads back as `manifests` within
     the input budget: JSON values only (mappings with string keys, lists,
     printable one-line strings, integers, booleans, null; no floats), at most
@@ -265,12 +297,15 @@ def _reads_back(manifests: list) -> bool:
             size += (len(str(value)) + 1) * (2 * depth + 4)
         else:
             return False
-    return size <= MAX_INPUT_BYTES
+    return size <= max_bytes
 
 
-def serve(loaded, stdin: BinaryIO, stdout: TextIO, default: profiles.Profile = profiles.V1_3) -> int:
+def serve(
+    loaded, stdin: BinaryIO, stdout: TextIO, default: profiles.Profile = profiles.V1_3, max_bytes: int = MAX_INPUT_BYTES
+) -> int:
     """Answer every line of `stdin` on `stdout` until end of input. `loaded(profile)`
-    reads the cluster of -f under a profile (None without -f)."""
+    reads the cluster of -f under a profile (None without -f). No line stops
+    serving: a bad one gets an error answer (issue 18)."""
     oracles: dict[str, Oracle] = {}
 
     def oracle_for(profile: profiles.Profile) -> Oracle:
@@ -279,56 +314,117 @@ def serve(loaded, stdin: BinaryIO, stdout: TextIO, default: profiles.Profile = p
         return oracles[profile.name]
 
     oracle = None if loaded is None else oracle_for
-    for lines in read_ahead(stdin):
+    for lines in read_ahead(stdin, max_line=max_bytes):
         requests: list[dict | str] = []
         for number, line in lines:
             try:
-                request = json.loads(line)
-                if not isinstance(request, dict):
-                    raise ValueError("a request is a JSON object")
-            except ValueError as error:
-                request = f"line {number}: not a JSON request: {error}"
-            requests.append(request)
+                request = parse_request(number, line, max_bytes)
+            except OmeAspError as error:
+                request = str(error)
+            if request is not None:
+                requests.append(request)
         with gc_paused():
-            responses = respond_all(requests, oracle, default)
+            responses = respond_all(requests, oracle, default, max_bytes)
         for response in responses:
-            stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+            stdout.write(answer_line(response))
             stdout.flush()
     return 0
 
 
-def read_ahead(stdin: BinaryIO, max_lines: int = BATCH_LINES, max_bytes: int = BATCH_BYTES) -> Iterator[list[tuple[int, bytes]]]:
+def read_ahead(
+    stdin: BinaryIO, max_lines: int = BATCH_LINES, max_bytes: int = BATCH_BYTES, max_line: int = MAX_INPUT_BYTES
+) -> Iterator[list[tuple[int, bytes | None]]]:
     """Batches of (line number, line) of the non-blank lines: each time, every
     complete line already buffered, within the bounds. Waits for input only
     when no complete line is buffered, so a client sending one line at a time
-    gets each answer before it sends the next."""
+    gets each answer before it sends the next. A line longer than `max_line`
+    is None: its bytes are dropped as they arrive, so no line takes more
+    memory than the limit (`serve < /dev/zero`, issue 18)."""
     number = 0
     tail: list[bytes] = []  # the line begun but not ended
+    tail_size = 0
+    overlong = False  # the line begun is longer than max_line
     while True:
         chunk = stdin.read1(max_bytes)  # what has arrived, waiting only when nothing has
+        lines: list[bytes | None]
         if not chunk:
-            lines = [b"".join(tail)] if tail else []
+            lines = [None] if overlong else [b"".join(tail)] if tail else []
         else:
             *lines, last = chunk.split(b"\n")
             if lines:
-                lines[0] = b"".join(tail) + lines[0]
-                tail = []
-            tail.append(last)
-        batch: list[tuple[int, bytes]] = []
+                ended = overlong or tail_size + len(lines[0]) > max_line
+                lines[0] = None if ended else b"".join(tail) + lines[0]
+                tail, tail_size, overlong = [], 0, False
+            if overlong or tail_size + len(last) > max_line:
+                tail, tail_size, overlong = [], 0, True
+            else:
+                tail.append(last)
+                tail_size += len(last)
+        batch: list[tuple[int, bytes | None]] = []
         size = 0
         for line in lines:
             number += 1
-            if not line.strip():
+            if line is not None and len(line) > max_line:
+                line = None
+            if line is not None and not line.strip():
                 continue
-            if batch and (len(batch) == max_lines or size + len(line) > max_bytes):
+            if batch and (len(batch) == max_lines or size + len(line or b"") > max_bytes):
                 yield batch
                 batch, size = [], 0
             batch.append((number, line))
-            size += len(line)
+            size += len(line or b"")
         if batch:
             yield batch
         if not chunk:
             return
+
+
+def parse_request(number: int, line: bytes | None, max_bytes: int) -> dict | None:
+    """The request of input line `number` (None for a blank line); an
+    OmeAspError naming the line when it is not a JSON object in UTF-8 within
+    the limit. JSON's own extensions NaN, Infinity and numbers beyond a double
+    are refused: they could not be echoed as JSON."""
+    if line is None:
+        raise OmeAspError(
+            f"line {number}: the request is larger than {format_byte_size(max_bytes)}; raise the limit with --max-input-size"
+        )
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise OmeAspError(f"line {number}: not valid UTF-8: byte 0x{line[error.start]:02x} at byte {error.start + 1}") from None
+    if not text.strip():
+        return None
+    try:
+        request = json.loads(text, parse_constant=_not_json, parse_float=_finite)
+    except RecursionError:
+        raise OmeAspError(f"line {number}: not a JSON request: nested too deeply") from None
+    except ValueError as error:
+        raise OmeAspError(f"line {number}: not a JSON request: {error}") from None
+    if not isinstance(request, dict):
+        raise OmeAspError(f"line {number}: not a JSON request: a request is a JSON object")
+    return request
+
+
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:MESSAGE_VALUE_CHARS]} is out of range")
+    return value
+
+
+# JSON leaves these raw in strings, but line readers end a line at them; a
+# lone surrogate (from a "\ud800" escape in a request) has no UTF-8 form.
+_BREAKS_A_LINE = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+
+
+def answer_line(response: dict) -> str:
+    """One answer as one line of UTF-8 JSON."""
+    text = json.dumps(response, ensure_ascii=False)
+    return _BREAKS_A_LINE.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n"
 
 
 def add_parser(commands) -> None:
@@ -343,6 +439,7 @@ def add_parser(commands) -> None:
         help="the cluster to answer about (requests may also bring their own manifests)",
     )
     serve.add_argument("--strict", action="store_true", help="treat every warning as an input error")
+    add_max_input_size_flag(serve, "the cluster of -f in total, and each request line")
     add_profile_flags(serve)
     serve.set_defaults(run=run)
 
@@ -353,13 +450,17 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     profile = profile_of(args)
     requests = stdin if hasattr(stdin, "read1") else stdin.buffer
     if not args.filename:
-        return serve(None, requests, stdout, profile)
-    cluster = load(args.filename, strict=args.strict, profile=profile)
+        return serve(None, requests, stdout, profile, args.max_input_size)
+
+    def read(under: profiles.Profile) -> Cluster:
+        return load(args.filename, strict=args.strict, max_bytes=args.max_input_size, profile=under)
+
+    cluster = read(profile)
     for warning in cluster.warnings:
         print(f"warning: {warning}", file=stderr)
 
     def loaded(other: profiles.Profile):
         """A request may ask for another profile: the cluster is read again under it."""
-        return cluster if other == profile else load(args.filename, strict=args.strict, profile=other)
+        return cluster if other == profile else read(other)
 
-    return serve(loaded, requests, stdout, profile)
+    return serve(loaded, requests, stdout, profile, args.max_input_size)

@@ -24,6 +24,9 @@ from ome_asp.errors import InputError, OmeAspError
 #: 64 MiB is about 3 GB; raise with --max-input-size.
 MAX_INPUT_BYTES = 64 * 2**20
 
+#: Inputs are read in pieces of this size (never the whole limit at once).
+READ_CHUNK = 2**24
+
 #: Aliases may expand a document to this many YAML nodes, or to ten times the
 #: nodes written, whichever is larger. A "billion laughs" document exceeds it
 #: by orders of magnitude; a manifest that reuses an anchored entry does not.
@@ -64,20 +67,24 @@ class InputBudget:
         self.left = max_bytes
 
     def read(self, stream: IO[Any], label: str) -> bytes:
-        # One byte more than allowed tells "exactly at the limit" from "over it"
-        # without reading an arbitrarily large input into memory.
-        data = stream.read(self.left + 1)
-        if isinstance(data, str):
-            # A text stream was decoded already; surrogates it holds (undecodable
-            # input) are passed through so the UTF-8 check reports them.
-            data = data.encode("utf-8", "surrogatepass")
-        if len(data) > self.left:
+        # One byte more than allowed tells "exactly at the limit" from "over it".
+        # Read in pieces: `read(n)` allocates n bytes up front, and the limit
+        # may be far beyond free memory (--max-input-size 2^63, issue 18).
+        pieces, size = [], 0
+        while size <= self.left and (piece := stream.read(min(READ_CHUNK, self.left + 1 - size))):
+            if isinstance(piece, str):
+                # A text stream was decoded already; surrogates it holds (undecodable
+                # input) are passed through so the UTF-8 check reports them.
+                piece = piece.encode("utf-8", "surrogatepass")
+            pieces.append(piece)
+            size += len(piece)
+        if size > self.left:
             raise InputError(
                 f"{label}: the input is larger than {format_byte_size(self.max_bytes)} in total; "
                 "raise the limit with --max-input-size"
             )
-        self.left -= len(data)
-        return data
+        self.left -= size
+        return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
 def check_alias_expansion(root: yaml.Node) -> tuple[yaml.Node, str] | None:

@@ -42,6 +42,7 @@ from ome_asp.input.objects import (
     Runtime,
     SizeRange,
     Source,
+    unrepresentable,
 )
 from ome_asp.input.profiles import V1_3, Profile
 from ome_asp.input.sizes import is_go_size, is_size
@@ -205,17 +206,6 @@ def _json_type(value: Any) -> str:
     return type(value).__name__  # a YAML-only type such as !!binary or !!set
 
 
-def _unrepresentable(text: str) -> str | None:
-    """Why the solver cannot hold `text` (clingo strings are C strings), or None."""
-    if "\0" in text:
-        return "must not contain a NUL character"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate from a YAML "\ud800" escape
-        return "must be valid Unicode"
-    return None
-
-
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
     import difflib  # only for a warning: most runs have none
 
@@ -376,7 +366,7 @@ class _Object:
         actual = _json_type(value)
         if actual != expected:
             self.fail(path, f'Invalid value: "{actual}": {path} in body must be of type {expected}: "{actual}"', parent, key)
-        if actual == "string" and (why := _unrepresentable(value)):
+        if actual == "string" and (why := unrepresentable(value)):
             self.fail(path, f"Invalid value: {quote(value)}: {why}", parent, key)
         return value
 

@@ -36,6 +36,20 @@ NAMESPACED_KINDS = (BASE_MODEL, SERVING_RUNTIME, INFERENCE_SERVICE)
 PIPELINE_COMPONENTS = ("scheduler", "textEncoder", "tokenizer", "transformer", "vae")
 
 
+def unrepresentable(text: str) -> str | None:
+    """Why the solver cannot hold `text`, or None: clingo strings are UTF-8 C
+    strings, so NUL would cut the string short -- another name, a wrong
+    answer -- and a lone surrogate (a JSON or YAML "\\ud800" escape, or a
+    command-line argument that is not UTF-8) has no UTF-8 form (D-10)."""
+    if "\0" in text:
+        return "must not contain a NUL character"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "must be valid Unicode"
+    return None
+
+
 @dataclass(frozen=True)
 class Source:
     """Where an object was read: for messages only, never for semantics (I10)."""

@@ -24,9 +24,8 @@ from typing import Iterable, NamedTuple
 
 import clingo
 
-from ome_asp.errors import InternalError
-from ome_asp.input.documents import shown
-from ome_asp.errors import InternalError
+from ome_asp.errors import InputError, InternalError
+from ome_asp.input.documents import quote, shown
 from ome_asp.input.objects import (
     BASE_MODEL,
     CLUSTER_SERVING_RUNTIME,
@@ -38,6 +37,7 @@ from ome_asp.input.objects import (
     Pipeline,
     Runtime,
     object_key,
+    unrepresentable,
 )
 from ome_asp.input.profiles import Profile
 from ome_asp.input.sizes import format_exact, parse_go_size, parse_size
@@ -54,6 +54,15 @@ class Query:
     namespace: str
     model: str | None = None
     isvc: str | None = None
+
+    def __post_init__(self) -> None:
+        # Every command and serve request builds its query here: a name clingo
+        # cannot carry is the user's error (D-10), never a truncated name and
+        # a wrong answer, nor an encoding crash (issue 18).
+        for field in ("namespace", "model", "isvc"):
+            value = getattr(self, field)
+            if value is not None and (why := unrepresentable(value)):
+                raise InputError(f"{field}: Invalid value: {quote(value)}: {why}")
 
 
 class RuntimeRef(NamedTuple):
@@ -113,7 +122,7 @@ class Term:
     text: str
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=2**16)  # bounded: a long-running serve sees ever new names (issue 18)
 def quoted(text: str) -> str:
     """A user string as clingo prints it: the only way user text enters a program."""
     return str(clingo.String(text))
