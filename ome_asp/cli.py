@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import os
 import sys
 from typing import TextIO
 
 from ome_asp import __version__
 from ome_asp.commands.options import EXIT_ERROR, EXIT_USAGE, add_input_flags
-from ome_asp.errors import InternalError, OmeAspError, UsageError
+from ome_asp.errors import InternalError, OmeAspError, OutputError, UsageError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -93,6 +94,9 @@ def main(argv: list[str] | None = None, stdin=None, stdout: TextIO | None = None
         return _error_exit(argv)
     except BrokenPipeError:  # the reader is gone (`... | head`): nothing is wrong, stop quietly
         return EXIT_BROKEN_PIPE
+    except OutputError as error:
+        print(f"error: {error}", file=stderr)
+        return _error_exit(argv)
     except Exception as error:  # a bug: a reproduction for us, no traceback for the user
         return _internal_error(error, argv, args, stderr)
 
@@ -107,16 +111,86 @@ def _internal_error(error: BaseException, argv: list[str], args, stderr: TextIO)
 EXIT_BROKEN_PIPE = 141
 
 
-def console_main() -> None:
-    code = main()
+class _Output:
+    """stdout for a command: a write the system refuses (a full disk,
+    /dev/full) is the user's environment, not ome-asp's fault: one `error:`
+    line (D-55). A closed pipe stays BrokenPipeError (D-48). `failed` says
+    that output was lost, so what is still buffered is dropped, not retried."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.failed = False
+
+    def write(self, text: str) -> int:
+        return self._guarded(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._guarded(self._stream.flush)
+
+    def _guarded(self, call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            self.failed = True
+            raise
+        except OSError as error:
+            self.failed = True
+            raise OutputError(f"cannot write the output: {error.strerror or error}") from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _standard_streams() -> str | None:
+    """Make the process's streams safe to use; why stdout cannot be, if so.
+
+    Output is UTF-8 whatever the locale (as kubectl writes; JSON is UTF-8),
+    through a buffer even under PYTHONUNBUFFERED, whose raw writes may write
+    part of the text and drop the rest silently (a closed pipe then went
+    unnoticed, exit 0). A closed stdin reads as empty; a closed stderr
+    discards."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")
+    else:
+        sys.stderr.reconfigure(encoding="utf-8", errors="backslashreplace")
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull)
+    if sys.stdout is None:
+        return "standard output is closed"
+    buffer = sys.stdout.buffer
+    if not isinstance(buffer, io.BufferedIOBase):
+        buffer = io.BufferedWriter(buffer)
+    sys.stdout = io.TextIOWrapper(
+        buffer, encoding="utf-8", errors="surrogateescape", line_buffering=sys.stdout.line_buffering
+    )
+    return None
+
+
+def console_main() -> int:
+    """The `ome-asp` command (through ome_asp.console): `main` on the process's
+    streams, and every way the process can end, as one line and a documented
+    exit code."""
+    argv = sys.argv[1:]
+    closed = _standard_streams()
+    if closed is not None:
+        print(f"error: {closed}", file=sys.stderr)
+        return _error_exit(argv)
+    output = _Output(sys.stdout)
+    code = main(argv, stdout=output)
     try:
-        sys.stdout.flush()
+        if not output.failed:
+            output.flush()
     except BrokenPipeError:
         code = EXIT_BROKEN_PIPE
-    if code == EXIT_BROKEN_PIPE:  # what is still buffered for the closed pipe goes nowhere
+    except OutputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        code = _error_exit(argv)
+    if output.failed:  # what is still buffered for the closed pipe or full disk goes nowhere
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    sys.exit(code)
+    return code
 
 
 if __name__ == "__main__":
-    console_main()
+    from ome_asp.console import main as console
+
+    console()

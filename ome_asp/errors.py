@@ -15,3 +15,7 @@ class InputError(OmeAspError):
 
 class UsageError(OmeAspError):
     """Bad flags or arguments (spec E3)."""
+
+
+class OutputError(OmeAspError):
+    """The output cannot be written (a full disk, /dev/full): not ome-asp's fault."""

@@ -22,7 +22,7 @@ LAYERS = [
     ("ome_asp.solver",),
     ("ome_asp.render",),
     ("ome_asp.commands",),
-    ("ome_asp.cli",),
+    ("ome_asp.cli", "ome_asp.console"),
     ("ome_asp.conformance",),
 ]
 

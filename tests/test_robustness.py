@@ -8,6 +8,8 @@ asserted in full with the user's own tokens.
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -551,3 +553,130 @@ def test_I9_E2_admission_warning_stays_one_line_for_odd_names():
 def test_E4_E2_not_found_stays_one_line_for_odd_names():
     result = run_cli("explain", "--model", "a\nb", "-f", write("f.yaml", MODEL_DOC))
     assert_error(result, 'clusterbasemodels.ome.io "a\\nb" not found')
+
+
+# --- issue 18: never a wrong answer or a traceback ------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def console(*argv, env: dict | None = None, **popen) -> subprocess.CompletedProcess:
+    """The installed command (ome_asp.console), as a user's shell runs it."""
+    return subprocess.run([sys.executable, "-m", "ome_asp.console", *argv], capture_output=not popen,
+                          env={**os.environ, **(env or {})}, timeout=120, **popen)
+
+
+def many_runtimes(count: int) -> str:
+    return write("many.yaml", MODEL_DOC + "".join("---\n" + runtime(name=f"rt-{i:04d}") for i in range(count)))
+
+
+@pytest.mark.parametrize("flag", ["--model", "--isvc", "-n"])
+def test_issue18_D10_a_query_name_clingo_cannot_carry_is_an_error(flag: str):
+    """NUL was cut short by clingo into another name: a wrong answer. A lone
+    surrogate (an argument that is not UTF-8) crashed the facts."""
+    target = [] if flag != "-n" else ["--model", "m"]
+    result = run_cli("explain", *target, flag, "a\0b", "-f", write("f.yaml", MODEL_DOC))
+    field = {"--model": "model", "--isvc": "isvc", "-n": "namespace"}[flag]
+    assert_error(result, f'{field}: Invalid value: "a\\u0000b": must not contain a NUL character')
+    result = run_cli("explain", *target, flag, "a\udcff", "-f", "f.yaml")
+    assert_error(result, f'{field}: Invalid value: "a\\udcff": must be valid Unicode')
+    result = run_cli("select", *target, flag, "a\0b", "-f", "f.yaml")
+    assert (result.code, result.stderr) == (2, f'error: {field}: Invalid value: "a\\u0000b": must not contain a NUL character\n')
+
+
+def test_issue18_arguments_that_are_not_utf8_and_a_c_locale():
+    """Bytes that are not UTF-8 are refused; UTF-8 names work under LC_ALL=C,
+    and the output is UTF-8 whatever the locale."""
+    write("f.yaml", MODEL_DOC.replace("name: m", "name: modèle"))
+    result = console(b"explain", b"--model", b"\xff", b"-f", b"f.yaml")
+    assert (result.returncode, result.stderr) == (1, b'error: model: Invalid value: "\\udcff": must be valid Unicode\n')
+    c_locale = {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    result = console("explain", "--model", "modèle", "-f", "f.yaml", "-o", "json", env=c_locale)
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert json.loads(result.stdout.decode("utf-8"))["query"]["model"] == "modèle"
+    result = console("explain", "--model", "modèl", "-f", "f.yaml", env=c_locale)
+    assert (result.returncode, result.stderr) == (1, 'error: clusterbasemodels.ome.io "modèl" not found\n'.encode())
+
+
+def test_issue18_stdout_closed_or_full_is_one_error_line():
+    write("f.yaml", MODEL_DOC)
+    closed = console("explain", "--model", "m", "-f", "f.yaml", stdout=None, stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1))
+    assert (closed.returncode, closed.stderr) == (1, b"error: standard output is closed\n")
+    with open("/dev/full", "w") as full:
+        for argv in (["explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED], ["explain", "--model", "m", "-f", many_runtimes(300)],
+                     ["select", "--model", "m", "-f", "f.yaml", "-o", "json"]):
+            result = console(*argv, stdout=full, stderr=subprocess.PIPE)
+            code = 1 if argv[0] == "explain" else 2
+            assert (result.returncode, result.stderr) == (code, b"error: cannot write the output: No space left on device\n"), argv
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_issue18_D48_a_closed_pipe_exits_141_also_unbuffered(unbuffered: str):
+    """With PYTHONUNBUFFERED=1 a raw write took part of the text and dropped
+    the rest without an error: exit 0 and a truncated output."""
+    process = subprocess.Popen([sys.executable, "-m", "ome_asp.console", "explain", "--model", "m", "-f", many_runtimes(1000),
+                                "--show", "facts"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONUNBUFFERED": unbuffered})
+    process.stdout.read(10)
+    process.stdout.close()
+    assert (process.wait(timeout=120), process.stderr.read()) == (141, b"")
+
+
+def test_issue18_ctrl_c_in_any_phase_is_one_line_and_exit_130():
+    """SIGINT while importing, reading, solving or writing: `error: interrupted`, 130.
+    The signal is sent from inside the process after a delay, so every delay
+    falls in ome-asp's own run (not the interpreter's start-up)."""
+    path = many_runtimes(600)
+    script = (
+        "import os, signal, sys, threading\n"
+        "from ome_asp.console import main\n"
+        "threading.Timer(float(sys.argv[1]), os.kill, (os.getpid(), signal.SIGINT)).start()\n"
+        f"sys.argv = ['ome-asp', 'explain', '--model', 'm', '-f', {path!r}]\n"
+        "main()\n"
+    )
+    codes = set()
+    for delay in ("0.01", "0.03", "0.1", "0.3", "0.6", "1", "1.5", "2.5"):
+        result = subprocess.run([sys.executable, "-c", script, delay], capture_output=True, timeout=120)
+        codes.add(result.returncode)
+        assert (result.returncode, result.stderr) in {(130, b"error: interrupted\n"), (0, b"")}, delay
+    assert 130 in codes
+
+
+def test_issue18_ome_version_with_a_5000_digit_component():
+    result = run_cli("explain", "--model", "m", "--ome-version", "1." + "9" * 5000 + ".0", "-f", write("f.yaml", MODEL_DOC))
+    assert_error(result, '--ome-version: "1.' + "9" * 98 + '"… (5004 characters) is not a version such as 1.3.0')
+
+
+def test_issue18_gen_and_diff_output_that_cannot_be_written():
+    write("file", "not a directory")
+    result = run_cli("gen", "--count", "1", "--seed", "1", "-o", "file/cases")
+    assert (result.code, result.stderr) == (2, "error: cannot write file/cases/gen-1-0000: Not a directory\n")
+
+
+def test_issue18_a_fifo_in_a_directory_is_skipped_with_a_warning():
+    """`-f DIR` opened a FIFO named *.yaml and blocked forever."""
+    write("dir/m.yaml", MODEL_DOC)
+    os.mkfifo("dir/pipe.yaml")
+    result = run_cli("explain", "--model", "m", "-f", "dir")
+    assert (result.code, result.stderr) == (0, "warning: dir/pipe.yaml: not a regular file; skipped\nNo serving runtimes found in the selected namespace or at cluster scope.\n")
+    assert_error(run_cli("explain", "--model", "m", "-f", "dir", "--strict"), "dir/pipe.yaml: not a regular file; skipped")
+
+
+def test_issue18_a_huge_input_limit_is_never_allocated(monkeypatch: pytest.MonkeyPatch):
+    """--max-input-size at or above free memory (or 2^63): reading must not preallocate it."""
+    result = run_cli("explain", "--model", "m", "-f", write("f.yaml", MODEL_DOC), "--max-input-size", str(2**63))
+    assert result.code == 0, result.stderr
+    sizes = []
+    real = limits.InputBudget.read
+
+    class Spy:
+        def __init__(self, stream):
+            self.stream = stream
+
+        def read(self, size=-1):
+            sizes.append(size)
+            return self.stream.read(size)
+
+    monkeypatch.setattr(limits.InputBudget, "read", lambda self, stream, label: real(self, Spy(stream), label))
+    assert run_cli("explain", "--model", "m", "-f", "f.yaml", "--max-input-size", str(2**40)).code == 0
+    assert sizes and max(sizes) <= limits.READ_CHUNK

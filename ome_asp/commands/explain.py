@@ -23,6 +23,7 @@ from ome_asp.commands.options import (
     EXIT_OUTCOME,
     add_input_flags,
     load_cluster,
+    name_argument,
     profile_of,
 )
 from ome_asp.errors import OmeAspError, UsageError
@@ -70,8 +71,8 @@ def add_parser(commands) -> None:
 def add_explain_targets(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
     """--model and --isvc as explain reads them (E7); steer asks about the same query."""
     target = parser.add_argument_group("target (exactly one)")
-    target.add_argument("--model", metavar="NAME", help="a BaseModel in the namespace, else a ClusterBaseModel")
-    target.add_argument("--isvc", metavar="NAME", help="an InferenceService: also applies its accelerator class and deployment mode")
+    target.add_argument("--model", metavar="NAME", type=name_argument, help="a BaseModel in the namespace, else a ClusterBaseModel")
+    target.add_argument("--isvc", metavar="NAME", type=name_argument, help="an InferenceService: also applies its accelerator class and deployment mode")
     return target
 
 

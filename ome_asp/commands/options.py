@@ -4,6 +4,7 @@ and reading the manifests of -f with their warnings."""
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TextIO
 
 from ome_asp.errors import UsageError
@@ -19,7 +20,7 @@ EXIT_OUTCOME = 3  # an outcome without a table (profiles.md section 0): unsuppor
 def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> None:
     """The flags every command that reads manifests shares."""
     if namespace:
-        parser.add_argument("-n", "--namespace", default="default", help="the namespace to evaluate in (default: %(default)s)")
+        parser.add_argument("-n", "--namespace", default="default", type=name_argument, help="the namespace to evaluate in (default: %(default)s)")
     parser.add_argument(
         "-f", "--filename", action="append", default=[], metavar="PATH",
         help="manifests: a file, a directory (read recursively) or - for stdin; repeatable",
@@ -34,6 +35,17 @@ def add_max_input_size_flag(parser: argparse.ArgumentParser, what: str) -> None:
         "--max-input-size", type=limits.parse_byte_size, default=limits.format_byte_size(limits.MAX_INPUT_BYTES),
         metavar="SIZE", help=f"refuse {what} larger than SIZE: bytes, or a quantity such as 512Mi (default: %(default)s)",
     )
+
+
+def name_argument(text: str) -> str:
+    """A name on the command line (--model, --isvc, -n). Arguments are bytes,
+    which Python decodes by the locale (undecodable bytes become lone
+    surrogates); names are UTF-8, as Kubernetes has them, whatever the locale.
+    Bytes that are not UTF-8 stay surrogates, which the query refuses (D-10)."""
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except UnicodeError:
+        return text
 
 
 def add_profile_flags(parser: argparse.ArgumentParser) -> None:

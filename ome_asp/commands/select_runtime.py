@@ -30,7 +30,7 @@ from typing import TextIO
 
 from ome_asp.commands import batch
 from ome_asp.commands.explain import print_outcome, warn_denied
-from ome_asp.commands.options import EXIT_OUTCOME, load_cluster
+from ome_asp.commands.options import EXIT_OUTCOME, load_cluster, name_argument
 from ome_asp.errors import UsageError
 from ome_asp.input import profiles
 from ome_asp.render import reasons, report
@@ -51,8 +51,8 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
         "(with the advisory when it does not declare the model); where the result surfaces.",
     )
     target = parser.add_argument_group("target (exactly one)")
-    target.add_argument("--model", metavar="NAME", help="a model, as an InferenceService naming only it would get")
-    target.add_argument("--isvc", metavar="NAME", help="an InferenceService of the namespace")
+    target.add_argument("--model", metavar="NAME", type=name_argument, help="a model, as an InferenceService naming only it would get")
+    target.add_argument("--isvc", metavar="NAME", type=name_argument, help="an InferenceService of the namespace")
     target.add_argument("--all", action="store_true", help="every InferenceService of the input, each in its namespace, in one run")
     common(parser)
     batch.add_jobs_flag(parser, "--all: answer the InferenceServices")

@@ -23,6 +23,7 @@ of one grounding per command, which gives the same answers (tests/test_worlds.py
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import io
 import json
@@ -31,7 +32,8 @@ from pathlib import Path
 
 import yaml
 
-from ome_asp.errors import InputError
+from ome_asp.errors import InputError, OutputError
+from ome_asp.input.documents import shown
 from ome_asp.render import report
 
 CASE_FILE, MANIFESTS_FILE, EXPECTED_FILE = "case.yaml", "manifests.yaml", "expected.yaml"
@@ -478,11 +480,23 @@ def dump_manifests(documents: list[dict]) -> str:
 
 def write(directory: Path, spec: dict, documents: list[dict], expected: dict | None) -> None:
     """Write a case directory."""
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / CASE_FILE).write_text(dump(spec), encoding="utf-8")
-    (directory / MANIFESTS_FILE).write_text(dump_manifests(documents), encoding="utf-8")
-    if expected is not None:
-        (directory / EXPECTED_FILE).write_text(dump(expected), encoding="utf-8")
+    with writing(directory):
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / CASE_FILE).write_text(dump(spec), encoding="utf-8")
+        (directory / MANIFESTS_FILE).write_text(dump_manifests(documents), encoding="utf-8")
+        if expected is not None:
+            (directory / EXPECTED_FILE).write_text(dump(expected), encoding="utf-8")
+
+
+@contextlib.contextmanager
+def writing(directory: Path):
+    """Writing under `directory` (gen -o, diff -o): a path that cannot be
+    written is one `error:` line naming it, not an internal error (issue 18)."""
+    try:
+        yield
+    except OSError as error:
+        where = shown(str(error.filename or directory), cut=False)
+        raise OutputError(f"cannot write {where}: {error.strerror or error}") from None
 
 
 def write_schemas(directory: Path) -> None:

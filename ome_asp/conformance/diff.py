@@ -417,10 +417,11 @@ def write_counterexample(directory: Path, found: Disagreement, command: str) -> 
         "check": ["explain"],
     }
     cases.write(directory, spec, found.documents, {"explain": found.ours})
-    (directory / "implementation.yaml").write_text(cases.dump(found.theirs), encoding="utf-8")
-    (directory / "comparison.txt").write_text(
-        "\n".join(found.differences) + "\n\n"
-        + side_by_side(cases.dump(restricted(found.ours, found.theirs)), cases.dump(found.theirs)), encoding="utf-8")
+    with cases.writing(directory):
+        (directory / "implementation.yaml").write_text(cases.dump(found.theirs), encoding="utf-8")
+        (directory / "comparison.txt").write_text(
+            "\n".join(found.differences) + "\n\n"
+            + side_by_side(cases.dump(restricted(found.ours, found.theirs)), cases.dump(found.theirs)), encoding="utf-8")
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:

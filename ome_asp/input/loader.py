@@ -14,8 +14,9 @@ from __future__ import annotations
 import functools
 import os
 import re
+import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, NoReturn
 
 from ome_asp.errors import InputError
@@ -120,7 +121,7 @@ def load(
     """
     reader = _Reader(strict, profile)
     with gc_paused():
-        for label, data in _inputs(paths, stdin, InputBudget(max_bytes)):
+        for label, data in _inputs(paths, stdin, InputBudget(max_bytes), reader.warn):
             reader.read(label, data)
     if reader.objects == 0:
         names = ", ".join(STDIN_LABEL if path == STDIN else shown(path, cut=False) for path in paths)
@@ -146,7 +147,9 @@ def load_documents(contents: list[Any], label: str = STDIN_LABEL, profile: Profi
 # --- input files -------------------------------------------------------------
 
 
-def _inputs(paths: list[str], stdin: IO[Any] | None, budget: InputBudget) -> Iterator[tuple[str, bytes]]:
+def _inputs(
+    paths: list[str], stdin: IO[Any] | None, budget: InputBudget, warn: Callable[[str], None]
+) -> Iterator[tuple[str, bytes]]:
     """(label, bytes) of every input file, in argument order; a directory's
     files in sorted path order (I10: only document numbering depends on it).
     The label is the path as given, quoted if it would break a message line."""
@@ -155,22 +158,35 @@ def _inputs(paths: list[str], stdin: IO[Any] | None, budget: InputBudget) -> Ite
             stream = sys.stdin if stdin is None else stdin
             yield STDIN_LABEL, budget.read(getattr(stream, "buffer", stream), STDIN_LABEL)
         elif os.path.isdir(path):
-            for file in _files_under(path):
+            for file in _files_under(path, warn):
                 yield shown(file, cut=False), _read_file(file, budget)
         else:
             yield shown(path, cut=False), _read_file(path, budget)
 
 
-def _files_under(directory: str) -> list[str]:
+def _files_under(directory: str, warn: Callable[[str], None]) -> list[str]:
     def fail(err: OSError) -> NoReturn:
         raise InputError(f"{shown(err.filename, cut=False)}: {err.strerror}")
 
-    return sorted(
+    named = sorted(
         os.path.join(root, name)
         for root, _, names in os.walk(directory, onerror=fail)
         for name in names
         if name.endswith(EXTENSIONS)
     )
+    files = []
+    for file in named:
+        # A FIFO, socket or device named *.yaml would block or never end:
+        # only regular files (or links to them) are manifests (issue 18).
+        try:
+            regular = stat.S_ISREG(os.stat(file).st_mode)
+        except OSError as err:
+            raise InputError(f"{shown(file, cut=False)}: {err.strerror}") from None
+        if regular:
+            files.append(file)
+        else:
+            warn(f"{shown(file, cut=False)}: not a regular file; skipped")
+    return files
 
 
 def _read_file(path: str, budget: InputBudget) -> bytes:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 
 from ome_asp.errors import UsageError
+from ome_asp.input.documents import quote
 
 DEFAULT = "v1.3"
 
@@ -92,12 +93,12 @@ PROFILES = {p.name: p for p in (V1_3, V1_2_2, CODE_V0_1_5)}
 
 def for_release(release: str) -> Profile:
     """--ome-version X.Y.Z: 0.x -> code-v0.1.5; 1.0 up to 1.3 (excluded) -> v1.2.2; 1.3 on -> v1.3."""
-    from packaging.version import InvalidVersion, Version  # only --ome-version needs it (CLI start, issue 13)
+    from packaging.version import Version  # only --ome-version needs it (CLI start, issue 13)
 
     try:
         version = Version(release)
-    except InvalidVersion:
-        raise UsageError(f"--ome-version: {release!r} is not a version such as 1.3.0") from None
+    except ValueError:  # InvalidVersion, or a number Python will not convert (over 4,300 digits)
+        raise UsageError(f"--ome-version: {quote(release)} is not a version such as 1.3.0") from None
     if version < Version("1.0"):
         return CODE_V0_1_5
     if version < Version("1.3"):

@@ -24,13 +24,18 @@ def escape(value: str) -> str:
 def _break_word(word: str, width: int) -> tuple[list[str], str]:
     """E13 step 3: cut a word longer than `width` into full lines, each the
     longest prefix ending just after a break character, else exactly `width`
-    characters. Returns the lines and the remainder (at most `width`)."""
+    characters. Returns the lines and the remainder (at most `width`).
+    Linear in the word: each line looks only at its own `width` characters
+    (the remainder is never copied per line, issue 18)."""
     pieces = []
-    while len(word) > width:
-        cut = max((i + 1 for i, ch in enumerate(word[:width]) if ch in BREAK_AFTER), default=width)
-        pieces.append(word[:cut])
-        word = word[cut:]
-    return pieces, word
+    start = 0
+    while len(word) - start > width:
+        end = start + width
+        cut = max(word.rfind(ch, start, end) for ch in BREAK_AFTER) + 1
+        cut = cut if cut > start else end
+        pieces.append(word[start:cut])
+        start = cut
+    return pieces, word[start:]
 
 
 def wrap_cell(text: str, width: int) -> list[str]:

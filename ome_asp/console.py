@@ -1,0 +1,38 @@
+"""The installed commands `ome-asp` and `kubectl-ome_asp`.
+
+Ctrl-C in any phase -- while the command's modules are imported, while
+reading, solving or writing -- ends the run with one line and exit code 130,
+never a traceback (D-55). The handler ends the process itself rather than
+raising KeyboardInterrupt, which a finalizer (clingo's Control.__del__) or a
+cleanup step would report as "Exception ignored" and carry on from. This
+module imports nothing of ome-asp before the handler is in place.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+EXIT_INTERRUPTED = 130  # as a shell reports a process ended by SIGINT (128 + 2)
+
+
+def main() -> None:
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not a job started with SIGINT ignored
+        signal.signal(signal.SIGINT, _interrupted)
+    from ome_asp.cli import console_main
+
+    sys.exit(console_main())
+
+
+def _interrupted(signum, frame) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt this
+    try:
+        os.write(2, b"error: interrupted\n")
+    except OSError:  # no stderr to tell
+        pass
+    os._exit(EXIT_INTERRUPTED)  # nothing more runs: no exit handler, no buffered output
+
+
+if __name__ == "__main__":
+    main()
