@@ -114,7 +114,7 @@ EXIT_BROKEN_PIPE = 141
 class _Output:
     """stdout for a command: a write the system refuses (a full disk,
     /dev/full) is the user's environment, not ome-asp's fault: one `error:`
-    line (D-55). A closed pipe stays BrokenPipeError (D-48). `failed` says
+    line (D-58). A closed pipe stays BrokenPipeError (D-48). `failed` says
     that output was lost, so what is still buffered is dropped, not retried."""
 
     def __init__(self, stream: TextIO) -> None:

@@ -2,7 +2,7 @@
 
 Ctrl-C in any phase -- while the command's modules are imported, while
 reading, solving or writing -- ends the run with one line and exit code 130,
-never a traceback (D-55). The handler ends the process itself rather than
+never a traceback (D-58). The handler ends the process itself rather than
 raising KeyboardInterrupt, which a finalizer (clingo's Control.__del__) or a
 cleanup step would report as "Exception ignored" and carry on from. This
 module imports nothing of ome-asp before the handler is in place.

@@ -349,13 +349,15 @@ def test_E4_exactly_1000_candidates_are_explained():
 
 
 def test_input_size_is_bounded_in_total():
-    """All files and stdin together; the limit itself is allowed."""
+    """All files and stdin together; the limit itself is allowed. Inputs are
+    read in the canonical order, stdin first (I10), whatever the order of -f."""
     write("a.yaml", MODEL_DOC)
     size = len(MODEL_DOC.encode())
     ok = run_cli("explain", "--model", "m", "-f", "a.yaml", "--max-input-size", str(size))
     assert ok.code == 0
-    result = run_cli("explain", "--model", "m", "-f", "a.yaml", "-f", "-", "--max-input-size", str(size), stdin=b"#\n")
-    assert_error(result, f"<stdin>: the input is larger than {size} bytes in total; raise the limit with --max-input-size")
+    for order in (["a.yaml", "-"], ["-", "a.yaml"]):
+        result = run_cli("explain", "--model", "m", "-f", order[0], "-f", order[1], "--max-input-size", str(size), stdin=b"#\n")
+        assert_error(result, f"a.yaml: the input is larger than {size} bytes in total; raise the limit with --max-input-size")
     assert_error(
         run_cli("explain", "--model", "m", "-f", "a.yaml", "--max-input-size", "0Ki"),
         "a.yaml: the input is larger than 0 bytes in total; raise the limit with --max-input-size",
@@ -680,3 +682,103 @@ def test_issue18_a_huge_input_limit_is_never_allocated(monkeypatch: pytest.Monke
     monkeypatch.setattr(limits.InputBudget, "read", lambda self, stream, label: real(self, Spy(stream), label))
     assert run_cli("explain", "--model", "m", "-f", "f.yaml", "--max-input-size", str(2**40)).code == 0
     assert sizes and max(sizes) <= limits.READ_CHUNK
+
+
+# --- issue 18: scalars and keys as kubectl reads them -------------------------------------
+
+#: A plain scalar in a manifest, what kubectl sends the API server for it
+#: (sigs.k8s.io/yaml: go-yaml's types, then JSON), and so what ome-asp reads.
+#: PyYAML's YAML 1.1 reads the first rows otherwise (1:30 as 90, 0o17 as a
+#: string, y as a string); D-59.
+KUBECTL_SCALARS = [
+    ("1:30", "1:30"),  # no base 60: a string
+    ("1:30.5", "1:30.5"),
+    ("-1:30", "-1:30"),
+    ("017", 15),
+    ("0x1f", 31),
+    ("1_000", 1000),
+    ("+5", 5),
+    ("yes", True),
+    ("off", False),
+    ("1.5", 1.5),
+    ("2024-01-01", "2024-01-01"),  # no timestamps
+    ("=", "="),
+    ("1.2.3", "1.2.3"),
+    ("~", None),
+]
+#: Where kubectl (go-yaml) and ome-asp still differ, and why that is safe:
+#: kubectl reads these as a boolean, an int and a number; ome-asp reads
+#: strings, which every field that takes a boolean or a number refuses (I4).
+KUBECTL_DIFFERENCES = [("y", "y"), ("N", "N"), ("0o17", "0o17"), ("1e3", "1e3")]
+
+
+@pytest.mark.parametrize(("text", "value"), KUBECTL_SCALARS + KUBECTL_DIFFERENCES)
+def test_issue18_D59_plain_scalars_read_as_kubectl_sends_them(text: str, value):
+    assert next(documents.documents("f.yaml", f"v: {text}\n")).content == {"v": value}
+
+
+@pytest.mark.parametrize(("text", "accepted"), [
+    ("1:30", 'Invalid value: "string": spec.supportedModelFormats[0].priority in body must be of type integer: "string"'),
+    ("017", 15),
+    ("0o17", 'Invalid value: "string": spec.supportedModelFormats[0].priority in body must be of type integer: "string"'),
+])
+def test_issue18_D59_priority_as_the_api_server_takes_it(text: str, accepted):
+    """`priority: 1:30` was read as 90; the API server gets the string "1:30" and refuses it."""
+    path = write("f.yaml", runtime(f"    priority: {text}\n"))
+    if isinstance(accepted, int):
+        from ome_asp.input.loader import load
+
+        assert load([path]).runtimes[0].entries[0].priority == accepted
+    else:
+        assert_error(explain(path), f"f.yaml:10: document 1: ClusterServingRuntime rt: spec.supportedModelFormats[0].priority: {accepted}")
+
+
+def test_issue18_D59_keys_are_json_keys_and_1_and_true_do_not_collide():
+    text = "a:\n  1: one\n  true: yes\n  ~: v\n  01: x\n"
+    with pytest.raises(InputError, match='f.yaml:5:3: document 1: not valid YAML: mapping key "1" already defined at line 2'):
+        list(documents.documents("f.yaml", text))
+    assert next(documents.documents("f.yaml", text[:-8])).content == {"a": {"1": "one", "true": True, "null": "v"}}
+    for key, kind in (("[a]", "an array"), ("{a: 1}", "an object"), ("1.5", "a number")):
+        with pytest.raises(InputError, match=f"not valid YAML: a mapping key must be a string, an integer, a boolean or null, not {kind}"):
+            list(documents.documents("f.yaml", f"? {key}\n: v\n"))
+
+
+def test_issue18_a_bom_at_the_start_of_a_later_document():
+    """libyaml skipped a BOM only at the start of the stream; after `---` it
+    read `kind` at column 1 and the document's other keys went missing: a
+    misleading "metadata.name: Required value"."""
+    text = "\ufeff" + MODEL_DOC + "---\n\ufeff" + MODEL_DOC.replace("name: m", "name: m2") + "\ufeff---\n" + MODEL_DOC.replace("name: m", "name: m3")
+    write("f.yaml", text.encode())
+    result = explain("f.yaml", model="m3")
+    assert (result.code, result.stderr) == (0, "No serving runtimes found in the selected namespace or at cluster scope.\n")
+
+
+@pytest.mark.parametrize("space", ["\u2028", "\u2029", "\u0085"])
+def test_issue18_alias_guard_sees_every_alias_libyaml_parses(space: str):
+    """A merge-key bomb whose aliases follow a line break only libyaml knows
+    (U+2028, U+2029, U+0085) ran for minutes: any `*` now triggers the check."""
+    lines = ["a: &a {x0: 0, x1: 1, x2: 2, x3: 3, x4: 4, x5: 5, x6: 6, x7: 7, x8: 8, x9: 9}"]
+    for parent, child in zip("abcdefgh", "bcdefghi"):
+        lines.append(f"{child}: &{child} [" + ",".join(f"{space}*{parent}" for _ in range(10)) + "]")
+    start = time.monotonic()
+    with pytest.raises(InputError, match="YAML aliases expand the document"):
+        list(documents.documents("f.yaml", "\n".join(lines) + "\n"))
+    assert time.monotonic() - start < 0.5
+
+
+def test_issue18_pinned_yaml_reader():
+    """What the loader relies on: PyYAML 6 with libyaml (its nesting limit of
+    1,000 and the line breaks above); pyproject.toml pins pyyaml>=6.0.1,<7."""
+    assert yaml.__version__.split(".")[0] == "6" and yaml.__with_libyaml__
+    assert documents._SafeLoader is yaml.CSafeLoader
+
+
+def test_issue18_I10_two_bad_files_give_the_same_error_whatever_the_order():
+    write("a.yaml", "kind: [\n")
+    write("b.yaml", MODEL_DOC.replace("kind: ClusterBaseModel", "kind: ''"))
+    write("c.yaml", MODEL_DOC)
+    write("d.yaml", MODEL_DOC)
+    for files in (("a.yaml", "b.yaml"), ("b.yaml", "a.yaml")):
+        assert_error(explain(*files), "a.yaml:2:1: document 1: not valid YAML: did not find expected node content")
+    for files in (("c.yaml", "d.yaml"), ("d.yaml", "c.yaml")):
+        assert_error(explain(*files), "d.yaml:1: document 1: ClusterBaseModel m: duplicate object, first defined at c.yaml:1: document 1")

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import threading
+import time
 import tracemalloc
 from unittest import mock
 
@@ -267,7 +268,8 @@ def test_issue18_manifests_nested_as_deep_as_a_request_can_are_answered():
 def test_issue18_line_breaks_and_surrogates_in_answers_are_escaped():
     """U+2028, U+2029, U+0085 end a line for many readers; a lone surrogate has no UTF-8."""
     lines = serve_bytes(b'{"id": "\\u2028\\ud800", "namespace": "\\u0085", "model": "x\\u2029"}\n')
-    assert lines == ['{"id": "\\u2028\\ud800", "error": "clusterbasemodels.ome.io \\"x\\u2029\\" not found"}']
+    # The id's raw characters are escaped in the line; the message quotes the name itself (D-27).
+    assert lines == ['{"id": "\\u2028\\ud800", "error": "clusterbasemodels.ome.io \\"x\\\\u2029\\" not found"}']
 
 
 class _Zeros(io.RawIOBase):
@@ -291,8 +293,9 @@ class _Zeros(io.RawIOBase):
 
 
 def test_issue18_an_endless_line_takes_no_more_memory_than_the_limit():
-    """A line without a newline (`serve < /dev/zero`) was read whole into memory."""
-    stream = io.BufferedReader(_Zeros(64 * 2**20, b"\n" + json.dumps(VALID).encode() + b"\n"))
+    """A line without a newline (`serve < /dev/zero`) was read whole into
+    memory; now memory is bounded by the line limit and the read-ahead's chunk."""
+    stream = io.BufferedReader(_Zeros(160 * 2**20, b"\n" + json.dumps(VALID).encode() + b"\n"))
     out = io.StringIO()
     tracemalloc.start()
     try:
@@ -300,7 +303,7 @@ def test_issue18_an_endless_line_takes_no_more_memory_than_the_limit():
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak < 8 * 2**20
+    assert peak < 3 * serve_module.BATCH_BYTES + 2 * 2**20  # the read-ahead's chunk and its split, and the limit
     assert out.getvalue().splitlines()[0] == json.dumps(
         {"id": None, "error": "line 1: the request is larger than 1Mi; raise the limit with --max-input-size"}
     )
@@ -341,3 +344,85 @@ def test_issue18_memory_per_distinct_name_is_recycled():
         oracle._misses[serve_module.Query("llama-demo", model=f"m{n}")] = None
     oracle.answer(serve_module.Query("llama-demo", model="another"))
     assert len(oracle._misses) == serve_module.CACHED_MISSES and next(iter(oracle._misses)).model == "m1"
+
+
+def _rss() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+class _Requests(io.RawIOBase):
+    """Request lines made as they are read; `marks` records the process's
+    memory when the given line numbers are first handed out."""
+
+    def __init__(self, lines, marks: dict[int, int]) -> None:
+        self.lines, self.marks, self.pending, self.count = iter(lines), marks, b"", 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not self.pending:
+            line = next(self.lines, None)
+            if line is None:
+                return 0
+            self.count += 1
+            if self.count in self.marks:
+                self.marks[self.count] = _rss()
+            self.pending = line
+        n = min(len(buffer), len(self.pending))
+        buffer[:n], self.pending = self.pending[:n], self.pending[n:]
+        return n
+
+
+def test_issue18_soak_10000_requests_every_bad_line_class_mixed_with_valid_ones():
+    """A long-running serve: every valid request gets explain's answer, every
+    bad line its error, and memory stays flat (issue 18's done-when)."""
+    manifests = yaml.safe_load_all((FIXTURES / "worked-example" / "manifests.yaml").read_text())
+    valid = [
+        ({"namespace": "llama-demo", "model": "llama-3-2-3b-instruct"}, ["--model", "llama-3-2-3b-instruct", "-n", "llama-demo"]),
+        ({"namespace": "llama-demo", "isvc": "llama-chat"}, ["--isvc", "llama-chat", "-n", "llama-demo"]),
+        ({"namespace": "other", "model": "llama-3-2-3b-instruct"}, ["--model", "llama-3-2-3b-instruct", "-n", "other"]),
+        ({"namespace": "llama-demo", "model": "no-such-model"}, ["--model", "no-such-model", "-n", "llama-demo"]),
+        ({"model": "x\u2028y"}, ["--model", "x\u2028y"]),
+    ]
+    expected = []
+    for request, argv in valid:
+        result = run_cli("explain", *argv, "-f", WORKED, "-o", "json")
+        expected.append({"report": json.loads(result.stdout)} if result.code == 0 else {"error": result.stderr[len("error: "):-1]})
+    with_manifests = {"namespace": "llama-demo", "model": "llama-3-2-3b-instruct", "manifests": list(manifests)}
+    expected_manifests = {"report": expected[0]["report"]}
+    bad = {name: line for name, (line, _) in BAD_LINES.items() if name not in ("nested 200,000 deep", "too long")}
+    bad["nested 20,000 deep"] = b"[" * 20_000 + b"]" * 20_000
+    bad["too long"] = b'{"model": "' + b"m" * 70_000 + b'"}'
+    bad["blank"] = b"   "
+    cycle = [line for line in bad.values()]
+    plan = []  # (line, what the answer must be or None for no answer)
+    n = 0
+    while len(plan) < 10_000:
+        for line in cycle:
+            plan.append((line, "error"))
+            request, _ = valid[n % len(valid)]
+            plan.append((json.dumps({"id": n, **request}).encode(), n % len(valid)))
+            n += 1
+        plan.append((json.dumps({"id": "m", **with_manifests}).encode(), "manifests"))
+    plan = plan[:10_000]
+    marks = {2_000: 0, 10_000: 0}
+    out = io.StringIO()
+    start = time.monotonic()
+    serve_module.serve(lambda profile: serve_module.load([WORKED]), io.BufferedReader(_Requests(
+        (line + b"\n" for line, _ in plan), marks)), out, max_bytes=64 * 1024)
+    elapsed = time.monotonic() - start
+    answers = out.getvalue().split("\n")[:-1]
+    wanted = [(line, want) for line, want in plan if line.strip()]
+    assert len(answers) == len(wanted)
+    for (line, want), text in zip(wanted, answers):
+        answer = json.loads(text)
+        if want == "error":
+            assert set(answer) == {"id", "error"}, line[:100]
+        elif want == "manifests":
+            assert answer == {"id": "m", **expected_manifests}
+        else:
+            assert {k: v for k, v in answer.items() if k != "id"} == expected[want]
+    assert marks[10_000] - marks[2_000] < 8 * 2**20, f"memory grew by {(marks[10_000] - marks[2_000]) >> 10} KiB"
+    assert elapsed < 120

@@ -22,42 +22,74 @@ from ome_asp.input.limits import check_alias_expansion
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-# `*name`, an alias where it follows a space, `[`, `{`, `,`, `:` or nothing
-# (plain scalars cannot start with `*`). Only files that may hold an alias
-# pay for the alias-expansion check. The pattern starts with a literal so the
-# search is fast; the character before is checked by hand.
-_STAR_NAME = re.compile(r"\*[^\s,\[\]{}]")
-_BEFORE_ALIAS = " \t\r\n[{,:"
-
-
+# An alias needs a `*` in the text; nothing else is assumed about where one
+# can stand (libyaml also takes U+0085, U+2028, U+2029 and a BOM as the space
+# before one, which a scan of the text missed: issue 18). Only files with a
+# `*` pay for the alias-expansion check, which walks every node.
 def _may_hold_aliases(text: str) -> bool:
-    return any(m.start() == 0 or text[m.start() - 1] in _BEFORE_ALIAS for m in _STAR_NAME.finditer(text))
+    return "*" in text
+
+
+_TAG = "tag:yaml.org,2002:"
 
 
 class _Loader(_SafeLoader):  # type: ignore[misc, valid-type]
-    """The safe loader, minus two YAML 1.1 implicit types Kubernetes does not
-    have (an unquoted `2024-01-01` stays a string, as sigs.k8s.io/yaml keeps
-    timestamps as strings, and so does a bare `=`), and stricter where PyYAML
-    would lose or crash: a key written twice in one mapping is an error (as
-    kubectl's strict decoding makes it), and a scalar that does not fit its
-    explicit tag (`!!int abc`) is a YAML error rather than a ValueError."""
+    """The safe loader, reading scalars and keys as kubectl does where PyYAML's
+    YAML 1.1 differs (sigs.k8s.io/yaml: go-yaml's types, then JSON; D-59): no
+    timestamps (an unquoted `2024-01-01` stays a string) and no bare `=`;
+    no base-60 numbers (`1:30` is a string, not 90); a mapping key that is
+    not a string is the JSON text of its value (`1` is "1", `true` is "true",
+    so they do not collide as Python's 1 == True). Stricter where PyYAML would
+    lose or crash: a key written twice in one mapping is an error (as
+    kubectl's strict decoding makes it), a key that is a list or a mapping is
+    an error (JSON has none), and a scalar that does not fit its explicit tag
+    (`!!int abc`) is a YAML error rather than a ValueError."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
-        # flatten_mapping (called by super) deletes `<<` pairs from this very
-        # list and, if there were any, gives the node a new list that starts
-        # with the merged pairs: `written` ends up holding the written pairs.
+        if not isinstance(node, yaml.MappingNode):
+            return super().construct_mapping(node, deep=deep)  # its error
+        # flatten_mapping deletes `<<` pairs from this very list and, if there
+        # were any, gives the node a new list that starts with the merged
+        # pairs: `written` ends up holding the written pairs.
         written = node.value
-        mapping = super().construct_mapping(node, deep=deep)
+        self.flatten_mapping(node)
+        mapping = {}
+        for key_node, value_node in node.value:
+            mapping[_json_key(self, key_node, deep)] = self.construct_object(value_node, deep=deep)
         if len(mapping) < len(written) or node.value is not written:
             _reject_repeated_keys(self, node, written)
         return mapping
 
 
+def _json_key(loader: SafeConstructor, node: yaml.Node, deep: bool = True) -> str:
+    """A mapping key as sigs.k8s.io/yaml makes it a JSON object key: a string
+    as it is, an int, a boolean or null as its JSON text. Other keys (lists,
+    mappings, floats, whose Go text this does not reproduce) are refused."""
+    key = loader.construct_object(node, deep=deep)
+    if isinstance(key, str):
+        return key
+    if key is None or isinstance(key, (bool, int)):
+        return json.dumps(key)
+    kind = {float: "a number", list: "an array", dict: "an object"}.get(type(key), type(key).__name__)
+    raise ConstructorError(None, None, f"a mapping key must be a string, an integer, a boolean or null, not {kind}", node.start_mark)
+
+
+# PyYAML's YAML 1.1 ints and floats without base 60 (`1:30`), which go-yaml
+# does not have. go-yaml's other differences (`y`/`n` booleans, `0o17`,
+# `1e3`) are not taken: PyYAML's writer leaves such strings unquoted, so the
+# YAML that ome-asp and its tests write would no longer read back.
+_NO_BASE_60 = {
+    "int": re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$"),
+    "float": re.compile(
+        r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    ),
+}
 _Loader.yaml_implicit_resolvers = {
     first: [
-        (tag, pattern)
+        (tag, _NO_BASE_60.get(tag.removeprefix(_TAG), pattern))
         for tag, pattern in resolvers
-        if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:value")
+        if tag not in (_TAG + "timestamp", _TAG + "value")
     ]
     for first, resolvers in _SafeLoader.yaml_implicit_resolvers.items()
 }
@@ -67,7 +99,7 @@ def _reject_repeated_keys(loader: SafeConstructor, node: yaml.MappingNode, pairs
     """Raise on the first key written twice among `pairs` (merged keys may repeat)."""
     first_line: dict[Any, int] = {}
     for key_node, _ in pairs:
-        key = loader.construct_object(key_node, deep=True)
+        key = _json_key(loader, key_node)
         if key in first_line:
             raise ConstructorError(
                 None, None, f"mapping key {_show(key)} already defined at line {first_line[key]}", key_node.start_mark
@@ -231,12 +263,20 @@ def decode(label: str, data: bytes) -> str:
         raise InputError(f"{label}:{line}:{column}: not valid UTF-8: byte 0x{data[err.start]:02x}") from None
 
 
+_LINE_START_BOM = re.compile("^\ufeff", re.MULTILINE)
+
+
 def documents(label: str, text: str) -> Iterator[Document]:
     """The documents of one file, in stream order; empty ones have content None.
 
     Each document is checked for alias expansion before it is constructed,
     and only one document's nodes are held at a time.
     """
+    if "\ufeff" in text:
+        # YAML 1.2 allows a byte order mark at the start of every document
+        # (files joined by `cat`); libyaml skips one only at the start of the
+        # stream, and read "kind" after it as a key at column 1 (issue 18).
+        text = _LINE_START_BOM.sub("", text)
     maybe_aliases = _may_hold_aliases(text)
     loader = _Loader(text)
     number = 0  # documents read completely

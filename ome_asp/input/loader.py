@@ -16,7 +16,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import IO, Any, NoReturn
 
 from ome_asp.errors import InputError
@@ -121,8 +121,18 @@ def load(
     """
     reader = _Reader(strict, profile)
     with gc_paused():
-        for label, data in _inputs(paths, stdin, InputBudget(max_bytes), reader.warn):
-            reader.read(label, data)
+        files = _input_files(paths, reader.warn)
+        budget = InputBudget(max_bytes)
+        warnings: dict[int, list[str]] = {}
+        # Read in the canonical order (I10): the first error, and which of two
+        # same objects is the duplicate, do not depend on the order of -f
+        # (issue 18); warnings are then put back in the order of the input.
+        for number in sorted(range(len(files)), key=lambda n: (files[n] != STDIN, files[n])):
+            before = len(reader.warnings)
+            reader.read(*_input(files[number], stdin, budget))
+            warnings[number] = reader.warnings[before:]
+            del reader.warnings[before:]
+        reader.warnings.extend(w for number in range(len(files)) for w in warnings[number])
     if reader.objects == 0:
         names = ", ".join(STDIN_LABEL if path == STDIN else shown(path, cut=False) for path in paths)
         raise InputError(f"no objects in the input: {names}")
@@ -147,21 +157,22 @@ def load_documents(contents: list[Any], label: str = STDIN_LABEL, profile: Profi
 # --- input files -------------------------------------------------------------
 
 
-def _inputs(
-    paths: list[str], stdin: IO[Any] | None, budget: InputBudget, warn: Callable[[str], None]
-) -> Iterator[tuple[str, bytes]]:
-    """(label, bytes) of every input file, in argument order; a directory's
-    files in sorted path order (I10: only document numbering depends on it).
-    The label is the path as given, quoted if it would break a message line."""
+def _input_files(paths: list[str], warn: Callable[[str], None]) -> list[str]:
+    """Every input: `-` (stdin) and each file, in argument order; a
+    directory's files in sorted path order."""
+    files = []
     for path in paths:
-        if path == STDIN:
-            stream = sys.stdin if stdin is None else stdin
-            yield STDIN_LABEL, budget.read(getattr(stream, "buffer", stream), STDIN_LABEL)
-        elif os.path.isdir(path):
-            for file in _files_under(path, warn):
-                yield shown(file, cut=False), _read_file(file, budget)
-        else:
-            yield shown(path, cut=False), _read_file(path, budget)
+        files.extend(_files_under(path, warn) if path != STDIN and os.path.isdir(path) else [path])
+    return files
+
+
+def _input(path: str, stdin: IO[Any] | None, budget: InputBudget) -> tuple[str, bytes]:
+    """(label, bytes) of one input; the label is the path as given, quoted if
+    it would break a message line."""
+    if path == STDIN:
+        stream = sys.stdin if stdin is None else stdin
+        return STDIN_LABEL, budget.read(getattr(stream, "buffer", stream), STDIN_LABEL)
+    return shown(path, cut=False), _read_file(path, budget)
 
 
 def _files_under(directory: str, warn: Callable[[str], None]) -> list[str]:

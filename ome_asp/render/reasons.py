@@ -14,7 +14,6 @@ profiles.md section 0 (`solver.answer.OUTCOME_DETAILS`) and the Go sort's
 from __future__ import annotations
 
 import functools
-import json
 from typing import Callable
 
 import clingo
@@ -273,7 +272,7 @@ def _format_name_missing() -> str:
 
 @_renders("virtual_deployment")
 def _virtual_deployment(name: str) -> str:
-    return f'InferenceService "{name}" is a VirtualDeployment: OME v0.1.5 selects no runtime for it'
+    return f'InferenceService {_go_quoted(name)} is a VirtualDeployment: OME v0.1.5 selects no runtime for it'
 
 
 @_renders("explicit_runtime")
@@ -315,13 +314,14 @@ ISVC_WEBHOOK = "inferenceservice.ome-webhook-server.validator"  # O9
 
 
 def _go_quoted(text: str) -> str:
-    """Go's %q, as JSON quoting (D-8): equal for every printable string."""
-    return json.dumps(text, ensure_ascii=False)
+    """Go's %q, as JSON quoting (D-8): equal for every printable string; a
+    long one cut (D-27: a 100,000-character name in "not found", issue 18)."""
+    return quote(text)
 
 
 def _runtime_name(runtime: clingo.Symbol) -> str:
-    """The metadata.name of a runtime identifier sr(NS, Name) / csr(Name)."""
-    return runtime.arguments[-1].string
+    """The metadata.name of a runtime identifier sr(NS, Name) / csr(Name), as messages show it (D-27)."""
+    return shown(runtime.arguments[-1].string)
 
 
 _OUTCOME: dict[str, Callable[..., str]] = {}
@@ -361,7 +361,7 @@ def event_reason(constant: clingo.Symbol | str) -> str:
 
 @_outcome("isvc_names_nothing")
 def _names_nothing(render, name: str) -> str:
-    return f'InferenceService "{name}" has neither spec.model nor spec.runtime.name: nothing to select'
+    return f'InferenceService {_go_quoted(name)} has neither spec.model nor spec.runtime.name: nothing to select'
 
 
 @_outcome("referenced_model_not_found")
@@ -374,14 +374,14 @@ def _referenced_model(render, name: str, namespace: str) -> str:
 
 @_outcome("disabled_model")
 def _disabled_model(render, name: str) -> str:
-    return f"model {name} is disabled"
+    return f"model {shown(name)} is disabled"
 
 
 @_outcome("runtime_not_found")
 def _runtime_not_found(render, kind: clingo.Symbol, name: str, namespace: str) -> str:
     if kind.name == "serving_runtime":  # OQ-8
-        return f"runtime {name} not found in namespace {namespace}"
-    return f"runtime {name} not found in namespace {namespace} or at cluster scope"
+        return f"runtime {shown(name)} not found in namespace {shown(namespace)}"
+    return f"runtime {shown(name)} not found in namespace {shown(namespace)} or at cluster scope"
 
 
 @_outcome("named_runtime_disabled")
@@ -403,26 +403,27 @@ def _model_reference_required_at_admission(render) -> str:
 @_outcome("no_supporting_runtime")
 def _no_supporting(render, model: str, reason: clingo.Symbol) -> str:
     return (
-        f"no supporting runtime found for model {model} and engine does not have complete runner "
+        f"no supporting runtime found for model {shown(model)} and engine does not have complete runner "
         f"configuration: {render(reason)}"
     )
 
 
 @_outcome("auto_selected")
 def _auto_selected(render, runtime: clingo.Symbol, model: str) -> str:
-    return f"Runtime {_runtime_name(runtime)} will be auto-selected for model {model}"
+    return f"Runtime {_runtime_name(runtime)} will be auto-selected for model {shown(model)}"
 
 
 @_outcome("does_not_support")
 def _does_not_support(render, runtime: clingo.Symbol, model_format: str, reason: clingo.Symbol) -> str:
     """X6's <detail>; `model_format` is "" for an accelerator or mode failure."""
+    model_format = shown(model_format) if model_format else model_format
     return f"runtime {_runtime_name(runtime)} does not support model {model_format}: {render(reason)}"
 
 
 @_outcome("compatibility_warning")
 def _compatibility_warning(render, runtime: clingo.Symbol, model: str, detail: clingo.Symbol) -> str:
     return (
-        f"runtime {_go_quoted(_runtime_name(runtime))} does not declare support for model {_go_quoted(model)} "
+        f"runtime {_go_quoted(runtime.arguments[-1].string)} does not declare support for model {_go_quoted(model)} "
         f"({render(detail)}); proceeding because the runtime was named explicitly"
     )
 
@@ -430,18 +431,18 @@ def _compatibility_warning(render, runtime: clingo.Symbol, model: str, detail: c
 @_outcome("compatibility_advisory")
 def _compatibility_advisory(render, runtime: clingo.Symbol, model: str, detail: clingo.Symbol) -> str:
     return (
-        f"Runtime {_runtime_name(runtime)} does not declare support for model {model} "
+        f"Runtime {_runtime_name(runtime)} does not declare support for model {shown(model)} "
         f"({render(detail)}); proceeding because the runtime was named explicitly"
     )
 
 
 @_outcome("failed_to_find_runtime")
 def _failed_to_find(render, model: str, reason: clingo.Symbol) -> str:
-    return f"Failed to find runtime for model {model}: {render(reason)}"
+    return f"Failed to find runtime for model {shown(model)}: {render(reason)}"
 
 
 @_outcome("validation_failed")
 def _validation_failed(render, runtime: clingo.Symbol, model: str | None, reason: clingo.Symbol) -> str:
     if model is None:  # M6: no model
         return f"Runtime {_runtime_name(runtime)} failed validation: {render(reason)}"
-    return f"Runtime {_runtime_name(runtime)} does not support model {model}: {render(reason)}"
+    return f"Runtime {_runtime_name(runtime)} does not support model {shown(model)}: {render(reason)}"
