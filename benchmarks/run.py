@@ -392,10 +392,10 @@ def main(argv=None) -> int:
     docs = ROOT / "docs"
     previous = (docs / "performance.md").read_text()
     notes = previous[previous.index(NOTES):] if NOTES in previous else ""  # the analysis written by hand
-    kept = section_of(previous)  # benchmarks/compare.py's own section (unless the notes hold it)
-    if kept.rstrip("\n") in notes:
-        kept = ""
-    (docs / "performance.md").write_text(text + "".join("\n" + part for part in (kept, notes) if part))
+    worlds = re.search(r"<!-- worlds: .*?<!-- /worlds -->\n", previous, re.DOTALL)
+    # benchmarks/compare.py's and benchmarks/worlds.py's own sections (unless the notes hold them)
+    kept = [part for part in (section_of(previous), worlds[0] if worlds else "") if part and part.rstrip("\n") not in notes]
+    (docs / "performance.md").write_text(text + "".join("\n" + part for part in (*kept, notes) if part))
     plot(suite.results, docs / "performance.png")
     print(text)
     return 0

@@ -313,9 +313,17 @@ def answer(command: str, manifests: bytes, query: dict, profile: str, want: tupl
     The answer comes from the command's `-o json` report. `want` lists the
     optional keys to include: `table` (explain's stdout), `stderr` and `exit`,
     all three from a second run with the default output, as a user runs it."""
+    argv = _argv(command, query, profile)
+    return _with_output(_parse(command, run_cli(argv + ["-o", "json"], manifests)), argv, manifests, want)
+
+
+def _argv(command: str, query: dict, profile: str) -> list[str]:
     argv = [command, "-f", "-"] if command == "admit" else [command, *target_flags(query)]
-    argv += profile_flags(command, profile) + (query.get("flags", []) if command == "explain" else [])
-    result = _parse(command, run_cli(argv + ["-o", "json"], manifests))
+    return argv + profile_flags(command, profile) + (query.get("flags", []) if command == "explain" else [])
+
+
+def _with_output(result: dict, argv: list[str], manifests: bytes, want: tuple) -> dict:
+    """The `want`ed keys added to the JSON report's answer, from a run with the default output."""
     if want:
         out = run_cli(argv, manifests)
         if "table" in want and "error" not in result:
@@ -348,11 +356,11 @@ def _reduced(command: str, document: dict) -> dict:
 
 
 def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
-    """`answer(*request)` of each request, in order. Those that want only the
-    JSON report (no table, stderr, exit, flags) are answered together, one
-    world each of one grounding per command (serve's batch path), with the
-    manifests read as the command line reads `-f -`; the others run the
-    command line."""
+    """`answer(*request)` of each request, in order. The JSON reports of
+    requests without flags are answered together, one world each of one
+    grounding per command (serve's batch path), with the manifests read as
+    the command line reads `-f -`; the optional keys (table, stderr, exit)
+    and requests with flags run the command line."""
     from ome_asp.commands import serve
     from ome_asp.commands.explain import CANDIDATE_LIMIT
     from ome_asp.input import profiles
@@ -362,24 +370,24 @@ def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
     results: list[dict | None] = [None] * len(requests)
     chosen, worlds = [], []
     for i, (command, manifests, query, profile, want) in enumerate(requests):
-        if want or query.get("flags"):
+        if query.get("flags"):
             results[i] = answer(command, manifests, query, profile, want)
             continue
         try:
             cluster = load(["-"], stdin=io.BytesIO(manifests), profile=profiles.PROFILES[profile])
         except InputError as error:
-            results[i] = {"error": str(error)}
+            results[i] = _with_output({"error": str(error)}, _argv(command, query, profile), manifests, want)
             continue
         target = None if command == "admit" else Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
         chosen.append(i)
         worlds.append((command, build_facts(cluster, [] if target is None else [target]), target, cluster.profile))
     for i, response in zip(chosen, serve.answer_worlds(worlds)):
-        if "error" in response:
-            results[i] = {"error": response["error"]}
-        elif requests[i][0] == "explain" and len(response["report"].get("rows", ())) > CANDIDATE_LIMIT:
+        command, manifests, query, profile, want = requests[i]
+        if "report" in response and command == "explain" and len(response["report"].get("rows", ())) > CANDIDATE_LIMIT:
             results[i] = answer(*requests[i])  # the command line's refusal (E4)
-        else:
-            results[i] = _reduced(requests[i][0], response["report"])
+            continue
+        found = _reduced(command, response["report"]) if "report" in response else {"error": response["error"]}
+        results[i] = _with_output(found, _argv(command, query, profile), manifests, want)
     return results
 
 

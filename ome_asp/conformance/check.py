@@ -21,9 +21,11 @@ import argparse
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import TextIO
 
 from ome_asp.conformance import cases
+from ome_asp.solver import worlds
 
 EXIT_PASSED, EXIT_FAILED = 0, 1
 BATCH_CASES = 64  # cases per batch: beyond this a batch saves little, and -j needs several
@@ -52,34 +54,37 @@ def _jobs(text: str) -> int:
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
-    loaded = [cases.load_case(directory, name) for directory, name in cases.find(args.paths)]
+    found = cases.find(args.paths)
     failed = 0
-    jobs = min(args.jobs, len(loaded))
-    size = max(1, min(BATCH_CASES, -(-len(loaded) // (2 * jobs))))  # two batches per process at least
-    batches = [loaded[i:i + size] for i in range(0, len(loaded), size)]
+    jobs = min(args.jobs, len(found))
+    size = max(1, min(BATCH_CASES, -(-len(found) // (2 * jobs))))  # two batches per process at least
+    batches = [found[i:i + size] for i in range(0, len(found), size)]
     if jobs > 1:
+        worlds.compile_all()  # once, not in every process
         with ProcessPoolExecutor(jobs) as pool:  # map keeps the cases' order
             results = [result for batch in pool.map(timed_check, batches) for result in batch]
     else:
         results = [result for batch in map(timed_check, batches) for result in batch]
-    for case, (diffs, seconds) in zip(loaded, results):
+    for name, diffs, seconds in results:
         if diffs:
             failed += 1
-            print(f"FAIL {case.name}", file=stdout)
+            print(f"FAIL {name}", file=stdout)
             for text in diffs.values():
                 stdout.write(_indent(text))
         elif args.verbose:
-            print(f"ok   {case.name} ({seconds * 1000:.0f} ms)", file=stdout)
-    print(f"{len(loaded) - failed} passed, {failed} failed", file=stdout)
+            print(f"ok   {name} ({seconds * 1000:.0f} ms)", file=stdout)
+    print(f"{len(results) - failed} passed, {failed} failed", file=stdout)
     return EXIT_FAILED if failed else EXIT_PASSED
 
 
-def timed_check(batch: list[cases.Case]) -> list[tuple[dict[str, str], float]]:
-    """`check` of each case of a batch, answered together, with the batch's time per case."""
+def timed_check(found: list[tuple[Path, str]]) -> list[tuple[str, dict[str, str], float]]:
+    """(name, diffs, seconds) of each case of a batch: read (a malformed case
+    raises), answered together, with the batch's time per case."""
     started = time.perf_counter()
+    batch = [cases.load_case(directory, name) for directory, name in found]
     diffs = [compare(case, actual) for case, actual in zip(batch, cases.run_all(batch))]
     seconds = (time.perf_counter() - started) / len(batch)
-    return [(d, seconds) for d in diffs]
+    return [(case.name, d, seconds) for case, d in zip(batch, diffs)]
 
 
 def compare(case: cases.Case, actual: dict) -> dict[str, str]:

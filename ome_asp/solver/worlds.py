@@ -125,6 +125,13 @@ def compiled(name: str) -> list:
     return _compiled[name]
 
 
+def compile_all() -> None:
+    """Rewrite every file the batch programs load now (a process about to
+    fork workers does, so they inherit it)."""
+    for name in engine.program(0, outcome=True) + engine.ADMIT:
+        compiled(name)
+
+
 def load(ctl: clingo.Control, files: tuple[str, ...]) -> None:
     """Add the rewritten `files` of encoding/ to `ctl`."""
     with ast.ProgramBuilder(ctl) as builder:

@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""Issue 12's goals T1-T5 (worlds: many independent cases in one grounding),
+each with a baseline measured in the same run (docs/performance.md, section
+"Worlds").
+
+    python benchmarks/worlds.py            # full run: writes the section into docs/performance.md
+    python benchmarks/worlds.py --quick    # tiny sizes, prints only (the CI smoke run)
+
+T1  serve --stdio --profile code-v0.1.5 on random clusters of 1-10 runtimes,
+    each request with its own manifests, all written at once (read ahead:
+    batches of worlds); baseline: the same server answering one line at a
+    time (each line sent after the previous answer: batches of one), and the
+    Go selector's ~18,000 cases/s measured earlier on this machine.
+T2  grounding per world of 4-runtime cases (1,000 worlds), the facts alone
+    and each encoding file added in program order; baseline: one fresh
+    grounding of one case (the one-query program).
+T3  Python per 4-runtime case in a serve batch: JSON line -> objects -> facts
+    -> decode -> JSON answer, i.e. everything but clingo's grounding (timed
+    around it); the top functions by cProfile.
+T4  check fixtures/cases (default -j, and -j 1); baseline: the same cases
+    answered one command line at a time, in-process (the path before worlds).
+T5  serve's resident memory over 100,000 requests (sampled every 10,000).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT)]
+
+from clusters import NAMESPACE, cluster_documents  # noqa: E402
+
+from ome_asp.commands import serve  # noqa: E402
+from ome_asp.conformance import cases  # noqa: E402
+from ome_asp.input import profiles  # noqa: E402
+from ome_asp.solver import engine, worlds  # noqa: E402
+from ome_asp.solver.facts import Query, build_facts  # noqa: E402
+
+GO_CASES_PER_S = 18_000  # OME's Go selector, JSON in and out, single thread (issue 12)
+PROFILE = "code-v0.1.5"
+SERVE = [sys.executable, "-m", "ome_asp.cli", "serve", "--stdio", "--profile", PROFILE]
+MARK_BEGIN, MARK_END = "<!-- worlds: benchmarks/worlds.py -->", "<!-- /worlds -->"
+
+
+def requests(count: int, runtimes: tuple[int, int] = (1, 10), seed: int = 0) -> list[bytes]:
+    """JSON lines: clusters of benchmarks/clusters.py with a random number of runtimes."""
+    rng = random.Random(seed)
+    lines = []
+    for n in range(count):
+        documents = cluster_documents(rng.randint(*runtimes), models=1, seed=seed * 1_000_003 + n)
+        lines.append(json.dumps({"id": n, "namespace": NAMESPACE, "model": "model-0000", "manifests": documents}).encode() + b"\n")
+    return lines
+
+
+def rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        return int(next(line.split()[1] for line in status if line.startswith("VmRSS:")))
+
+
+def serve_piped(lines: list[bytes], samples: int = 0) -> tuple[float, list[int]]:
+    """Seconds from the first line written to the last answer read, all lines
+    written at once by a thread; with `samples`, serve's RSS (kB) after every
+    len(lines)/samples answers."""
+    process = subprocess.Popen(SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+    every = len(lines) // samples if samples else 0
+    rss = []
+
+    def write() -> None:
+        for line in lines:
+            process.stdin.write(line)
+        process.stdin.close()
+
+    start = time.perf_counter()
+    writer = threading.Thread(target=write)
+    writer.start()
+    for n in range(1, len(lines) + 1):
+        answer = process.stdout.readline()
+        if not answer:
+            raise RuntimeError(f"serve stopped after {n - 1} answers")
+        if every and n % every == 0:
+            rss.append(rss_kb(process.pid))
+    seconds = time.perf_counter() - start
+    writer.join()
+    process.wait()
+    return seconds, rss
+
+
+def serve_lockstep(lines: list[bytes]) -> float:
+    """Seconds for the lines sent one at a time, each after the previous answer."""
+    process = subprocess.Popen(SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+    process.stdin.write(lines[0])  # the first answer also pays the start: not timed
+    process.stdin.flush()
+    process.stdout.readline()
+    start = time.perf_counter()
+    for line in lines[1:]:
+        process.stdin.write(line)
+        process.stdin.flush()
+        process.stdout.readline()
+    seconds = time.perf_counter() - start
+    process.stdin.close()
+    process.wait()
+    return seconds * len(lines) / (len(lines) - 1)
+
+
+def t1(count: int, lockstep: int) -> dict:
+    lines = requests(count)
+    start_only, _ = serve_piped(lines[:1])
+    seconds, _ = serve_piped(lines)
+    baseline = serve_lockstep(lines[:lockstep])
+    return {"cases": count, "seconds": seconds, "start_s": start_only, "per_s": count / seconds,
+            "lockstep_per_s": lockstep / baseline, "go_ratio": GO_CASES_PER_S / (count / seconds)}
+
+
+def four_runtime_facts(count: int) -> list:
+    profile = profiles.PROFILES[PROFILE]
+    return [build_facts(serve._case_cluster(cluster_documents(4, models=1, seed=n), profile),
+                        [Query(NAMESPACE, model="model-0000")]) for n in range(count)]
+
+
+def t2(count: int) -> dict:
+    facts = four_runtime_facts(count)
+    files = engine.program(0)
+    program = worlds.declaration() + "".join(worlds.world_facts(f.program, w) for w, f in enumerate(facts))
+    for name in files:
+        worlds.compiled(name)  # parsed and rewritten once per process: not a batch's cost
+
+    def ground(k: int) -> tuple[float, int]:
+        start = time.process_time()
+        ctl = engine.ground_program(program, files[:k], worlds.load)
+        seconds = time.process_time() - start
+        ctl.solve()
+        return seconds, ctl.statistics["problem"]["lp"]["atoms"]
+
+    rows, previous = [], ground(0)
+    rows.append(("(facts, world/1)", previous[0] / count, previous[1] / count))
+    for k in range(1, len(files) + 1):
+        current = ground(k)
+        rows.append((files[k - 1], (current[0] - previous[0]) / count, (current[1] - previous[1]) / count))
+        previous = current
+    fresh = []
+    for f in facts[:50]:
+        start = time.process_time()
+        engine.ground(f, engine.program(1))
+        fresh.append(time.process_time() - start)
+    fresh.sort()
+    return {"worlds": count, "per_world_s": previous[0] / count, "atoms": previous[1] / count, "files": rows,
+            "fresh_s": fresh[len(fresh) // 2]}
+
+
+def t3(count: int) -> dict:
+    parsed = [json.loads(line) for line in requests(count, runtimes=(4, 4))]
+    clingo_s = 0.0
+    ground = engine.ground_program
+
+    def timed(*args, **kwargs):
+        nonlocal clingo_s
+        start = time.perf_counter()
+        try:
+            return ground(*args, **kwargs)
+        finally:
+            clingo_s += time.perf_counter() - start
+
+    engine.ground_program = timed
+    profiler = cProfile.Profile()
+    try:
+        serve.respond_all(parsed[:10], None, profiles.PROFILES[PROFILE])  # compile the encoding first
+        clingo_s = 0.0
+        lines = [json.dumps(r).encode() for r in parsed]
+        start = time.perf_counter()
+        out = [json.dumps(a, ensure_ascii=False) for a in serve.respond_all([json.loads(x) for x in lines], None, profiles.PROFILES[PROFILE])]
+        total, clingo_s = time.perf_counter() - start, clingo_s
+        profiler.enable()
+        serve.respond_all([json.loads(x) for x in lines], None, profiles.PROFILES[PROFILE])
+        profiler.disable()
+    finally:
+        engine.ground_program = ground
+    assert len(out) == count
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(8)
+    top = [line.strip() for line in text.getvalue().splitlines() if re.match(r"\s+\d", line)][:8]
+    return {"cases": count, "python_s": (total - clingo_s) / count, "clingo_s": clingo_s / count, "top": top}
+
+
+def t4(corpus: Path, baseline: bool) -> dict:
+    argv = [sys.executable, "-m", "ome_asp.cli", "check", str(corpus)]
+    result = {}
+    for name, extra in (("jobs_default", []), ("jobs_1", ["-j", "1"])):
+        start = time.perf_counter()
+        done = subprocess.run(argv + extra, capture_output=True, text=True, cwd=ROOT)
+        result[name] = time.perf_counter() - start
+        result["summary"] = done.stdout.strip().splitlines()[-1]
+    if baseline:  # the path before worlds: every command of every case its own command line
+        loaded = [cases.load_case(d, n) for d, n in cases.find([str(corpus)])]
+        start = time.perf_counter()
+        for case in loaded:
+            for command in case.spec["check"]:
+                want = tuple(k for k in cases.OPTIONAL_KEYS if k in (case.expected or {}).get(command, {}))
+                cases.answer(command, case.manifests, case.query, case.profile, want)
+        result["one_by_one_s"] = time.perf_counter() - start
+    return result
+
+
+def t5(count: int) -> dict:
+    pool = requests(200, runtimes=(1, 4), seed=5)
+    lines = [pool[n % len(pool)] for n in range(count)]
+    seconds, rss = serve_piped(lines, samples=10)
+    return {"requests": count, "seconds": seconds, "rss_mb": [kb / 1024 for kb in rss]}
+
+
+def markdown(r: dict) -> str:
+    one, two, three, four, five = r["T1"], r["T2"], r["T3"], r["T4"], r["T5"]
+    lines = [
+        MARK_BEGIN,
+        "## Worlds: many independent cases in one grounding (issue 12)",
+        "",
+        f"Measured by `python benchmarks/worlds.py` on this 2-core machine (shared: absolute times vary "
+        f"by 2-3x between runs; the ratios are within one run).",
+        "",
+        "| # | goal | measured | baseline (same run) | met |",
+        "|---|---|---|---|---|",
+        f"| T1 | serve --stdio --profile code-v0.1.5, {one['cases']:,} clusters of 1-10 runtimes, own manifests: "
+        f"≥ 5,000 cases/s | {one['per_s']:,.0f} cases/s ({one['seconds']:.1f} s, of which {one['start_s']:.2f} s start) | "
+        f"one line at a time: {one['lockstep_per_s']:,.0f} cases/s ({one['per_s'] / one['lockstep_per_s']:.1f}× slower); "
+        f"Go ~{GO_CASES_PER_S:,}/s: {one['go_ratio']:.0f}× our time | {'yes' if one['per_s'] >= 5000 else 'no'} |",
+        f"| T2 | grounding per world, 4-runtime case ≤ 0.15 ms | {two['per_world_s'] * 1e3:.2f} ms "
+        f"({two['atoms']:.0f} atoms) | one fresh one-case grounding: {two['fresh_s'] * 1e3:.1f} ms "
+        f"({two['fresh_s'] / two['per_world_s']:.0f}× a world) | {'yes' if two['per_world_s'] <= 0.15e-3 else 'no'} |",
+        f"| T3 | Python per 4-runtime case ≤ 0.1 ms | {three['python_s'] * 1e3:.2f} ms | clingo's grounding per case "
+        f"in the same batches: {three['clingo_s'] * 1e3:.2f} ms | {'yes' if three['python_s'] <= 0.1e-3 else 'no'} |",
+        f"| T4 | check fixtures/cases ≤ 0.5 s on 2 cores | {four['jobs_default']:.1f} s (-j 1: {four['jobs_1']:.1f} s) | "
+        + (f"one command line per command, in-process: {four['one_by_one_s']:.1f} s "
+           f"({four['one_by_one_s'] / four['jobs_1']:.1f}× -j 1)" if "one_by_one_s" in four else "—")
+        + f" | {'yes' if four['jobs_default'] <= 0.5 else 'no'} |",
+        f"| T5 | memory flat over {five['requests']:,} serve requests | RSS "
+        + ", ".join(f"{mb:.0f}" for mb in five["rss_mb"]) + f" MB every {five['requests'] // 10:,} | first sample | "
+        f"{'yes' if max(five['rss_mb']) <= 1.1 * five['rss_mb'][0] + 5 else 'no'} |",
+        "",
+        f"Grounding per world by file (T2; {two['worlds']:,} worlds, CPU time, files added in program order):",
+        "",
+        "| file | ms per world | atoms per world |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {name} | {seconds * 1e3:.3f} | {atoms:.1f} |" for name, seconds, atoms in two["files"]]
+    lines += ["", "Python per case (T3), the functions with the most own time in one batch "
+              "(cProfile: ncalls, tottime, percall, cumtime, percall, function):", "", "```"] + three["top"] + ["```", MARK_END]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, print only (CI smoke run)")
+    parser.add_argument("--t5-requests", type=int, default=100_000, metavar="N", help="T5's requests (default 100,000)")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    results = {
+        "T1": t1(40 if quick else 1000, 10 if quick else 100),
+        "T2": t2(20 if quick else 1000),
+        "T3": t3(20 if quick else 1000),
+        "T4": t4(ROOT / "fixtures" / "cases" / ("ordering" if quick else ""), baseline=not quick),
+        "T5": t5(200 if quick else args.t5_requests),
+    }
+    text = markdown(results)
+    print(text)
+    if not quick:
+        path = ROOT / "docs" / "performance.md"
+        old = path.read_text()
+        pattern = re.compile(re.escape(MARK_BEGIN) + ".*?" + re.escape(MARK_END) + "\n", re.DOTALL)
+        path.write_text(pattern.sub(lambda _: text, old) if pattern.search(old) else old.rstrip("\n") + "\n\n" + text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
