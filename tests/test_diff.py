@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import shlex
 import sys
+import time
+
+import pytest
 
 import yaml
 from conftest import ROOT, run_cli
@@ -123,3 +126,25 @@ def test_shrink_deletes_what_the_failure_does_not_need():
 def test_side_by_side_marks_differences():
     text = diff.side_by_side("a: 1\nb: 2\n", "a: 1\nb: 3\n")
     assert text.splitlines()[2:] == ["a: 1      a: 1", "b: 2    | b: 3"]
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_issue18_an_implementation_that_never_reads_or_writes_bytes_not_utf8(tmp_path, batch):
+    """`yes` never reads its input and writes without end; another writes
+    Latin-1: each a disagreement within --timeout, in bounded memory."""
+    from ome_asp.conformance.diff import Implementation, ImplementationError
+
+    big = {"id": 1, "pad": "x" * 2**20}  # more than a pipe holds: the write blocks unless read
+    for command, message in (("yes", "not a JSON answer: 'y'"), (f"{PYTHON} -c \"import sys; sys.stdout.buffer.write(b'\\\\xff\\\\n')\"",
+                                                                 "an answer that is not UTF-8 (byte 0xff)")):
+        impl = Implementation(command, batch, timeout=5)
+        start = time.monotonic()
+        with pytest.raises(ImplementationError) as raised:
+            impl.ask(big)
+        impl.close()
+        assert time.monotonic() - start < 15
+        assert str(raised.value) in (message, "did not read its input within 5 s"), raised.value
+    impl = Implementation(f"{PYTHON} -c \"import time; time.sleep(60)\"", batch, timeout=1)
+    with pytest.raises(ImplementationError, match="did not read its input within 1 s"):
+        impl.ask(big)
+    impl.close()

@@ -27,11 +27,14 @@ import argparse
 import copy
 import difflib
 import json
+import os
 import queue
 import re
+import signal
 import subprocess
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -142,23 +145,35 @@ class ImplementationError(Exception):
     """The implementation did not answer a request (crash, timeout, not JSON)."""
 
 
+#: An answer line longer than this is not read on: memory stays bounded
+#: whatever the implementation writes (`yes`, issue 18).
+MAX_ANSWER_BYTES = 16 * 2**20
+
+
 class Implementation:
-    """Runs CMD per request, or once for all requests (batch)."""
+    """Runs CMD per request, or once for all requests (batch). Every write
+    and every read is bounded by the timeout, and what is read by
+    MAX_ANSWER_BYTES per line and a few lines ahead; output that is not UTF-8
+    is a wrong answer like any other (docs/oracle.md)."""
 
     def __init__(self, command: str, batch: bool, timeout: float) -> None:
         self.command, self.batch, self.timeout = command, batch, timeout
         self.process: subprocess.Popen | None = None
-        self.lines: queue.Queue = queue.Queue()
-        self.stderr = tempfile.TemporaryFile(mode="w+")
+        self.lines: queue.Queue = queue.Queue(maxsize=4)
+        self.stderr = tempfile.TemporaryFile(mode="w+b")
         self.calls = 0
 
     def ask(self, message: dict) -> dict:
         self.calls += 1
-        line = json.dumps(message, ensure_ascii=False) + "\n"
-        text = self._batch(line) if self.batch else self._once(line)
+        line = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
+        data = self._batch(line) if self.batch else self._once(line)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ImplementationError(f"an answer that is not UTF-8 (byte 0x{data[error.start]:02x})") from None
         try:
             answer = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise ImplementationError(f"not a JSON answer: {text.strip()[:200]!r}") from None
         if not isinstance(answer, dict):
             raise ImplementationError(f"not a JSON object: {text.strip()[:200]!r}")
@@ -166,56 +181,102 @@ class Implementation:
             raise ImplementationError(f"answer for id {answer.get('id')!r}, asked {message['id']!r}")
         return answer
 
-    def _once(self, line: str) -> str:
+    def _once(self, line: bytes) -> bytes:
+        """A process for this request: its first output line, once it has exited 0."""
+        self._start()
         try:
-            done = subprocess.run(self.command, shell=True, input=line, capture_output=True, text=True, timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            raise ImplementationError(f"no answer within {self.timeout:g} s") from None
-        if done.returncode != 0:
-            raise ImplementationError(f"exit {done.returncode}: {done.stderr.strip()[-300:]}")
-        return next((ln for ln in done.stdout.splitlines() if ln.strip()), "")
+            answer = self._exchange(line, close_input=True)
+            try:
+                code = self.process.wait(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                raise ImplementationError(f"no answer within {self.timeout:g} s") from None
+            if code != 0:
+                raise ImplementationError(f"exit {code}{self._stderr_tail()}")
+            return answer or b""
+        finally:
+            self.close()
 
-    def _batch(self, line: str) -> str:
+    def _batch(self, line: bytes) -> bytes:
         if self.process is None or self.process.poll() is not None:
             self._start()
-        try:
-            self.process.stdin.write(line)
-            self.process.stdin.flush()
-            answer = self.lines.get(timeout=self.timeout)
-        except (OSError, queue.Empty):
-            answer = None
+        answer = self._exchange(line, close_input=False)
         if answer is None:  # end of output, a broken pipe or a timeout: start afresh next time
             self.close()
             raise ImplementationError(f"no answer (the process ended or took more than {self.timeout:g} s){self._stderr_tail()}")
         return answer
 
+    def _exchange(self, line: bytes, close_input: bool) -> bytes | None:
+        """Write `line`, then wait for the next output line: both within the
+        timeout. None when no line came."""
+        deadline = time.monotonic() + self.timeout
+        writer = threading.Thread(target=self._write, args=(self.process, line, close_input), daemon=True)
+        writer.start()
+        writer.join(self.timeout)
+        if writer.is_alive():  # it does not read its input: the write would block forever
+            self.close(kill=True)
+            raise ImplementationError(f"did not read its input within {self.timeout:g} s")
+        try:
+            return self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            return None
+
+    @staticmethod
+    def _write(process: subprocess.Popen, line: bytes, close_input: bool) -> None:
+        try:
+            process.stdin.write(line)
+            process.stdin.flush()
+            if close_input:
+                process.stdin.close()
+        except (OSError, ValueError):  # it ended, or was ended: no answer will come
+            pass
+
     def _start(self) -> None:
-        self.lines = queue.Queue()
-        self.process = subprocess.Popen(self.command, shell=True, text=True,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=1)
+        self.lines = queue.Queue(maxsize=4)
+        # A session of its own: ending it ends the shell's children too (`sh -c yes`).
+        self.process = subprocess.Popen(self.command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=self.stderr, start_new_session=True)
         threading.Thread(target=self._read, args=(self.process.stdout, self.lines), daemon=True).start()
 
     @staticmethod
     def _read(stream, lines: queue.Queue) -> None:
-        for line in stream:
-            if line.strip():
-                lines.put(line)
+        try:
+            while line := stream.readline(MAX_ANSWER_BYTES + 1):
+                if len(line) > MAX_ANSWER_BYTES:  # not an answer; nothing after it is read
+                    lines.put(line[:200])
+                    break
+                if line.strip():
+                    lines.put(line)
+        except (OSError, ValueError):  # the stream was closed under us
+            pass
         lines.put(None)
 
     def _stderr_tail(self) -> str:
-        self.stderr.seek(0)
-        tail = self.stderr.read()[-300:].strip()
+        self.stderr.seek(0, 2)
+        self.stderr.seek(max(0, self.stderr.tell() - 300))
+        tail = self.stderr.read().decode("utf-8", "replace").strip()
         return f": {tail}" if tail else ""
 
-    def close(self) -> None:
-        if self.process is not None:
-            try:
-                self.process.stdin.close()
-                self.process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                self.process.kill()
-                self.process.wait()
-            self.process = None
+    def close(self, kill: bool = False) -> None:
+        """End the process: after it saw the end of its input (5 s), or at
+        once with `kill` (it does not read its input)."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            if kill:
+                _kill(process)
+            process.stdin.close()
+            process.wait(timeout=5)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            _kill(process)
+            process.wait()
+
+
+def _kill(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:  # ended already
+        pass
 
 
 # --- comparing -------------------------------------------------------------------
