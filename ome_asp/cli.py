@@ -45,6 +45,7 @@ COMMANDS = {
     "check": ("ome_asp.conformance.check", False),
     "gen": ("ome_asp.conformance.gen", False),
     "diff": ("ome_asp.conformance.diff", False),
+    "find": ("ome_asp.conformance.find", False),
 }
 
 

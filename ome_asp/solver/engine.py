@@ -12,6 +12,7 @@ order by that definition; tests check that both agree (docs/design.md).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import dataclasses
 import time
 from pathlib import Path
@@ -26,8 +27,14 @@ from ome_asp.solver.facts import Facts, RuntimeRef
 MAIN_LP = "main.lp"  # includes every file: the one-query explain program
 
 
+_override: list[Path] = []  # using_encoding's directory, innermost last
+
+
 def encoding_dir() -> Path:
-    """encoding/ of the source tree; a plain install has it as the data package ome_asp.encoding."""
+    """encoding/ of the source tree; a plain install has it as the data package
+    ome_asp.encoding; inside `using_encoding(d)`, d."""
+    if _override:
+        return _override[-1]
     source = Path(__file__).resolve().parents[2] / "encoding"
     if (source / MAIN_LP).is_file():
         return source
@@ -35,6 +42,17 @@ def encoding_dir() -> Path:
 
     spec = importlib.util.find_spec("ome_asp.encoding")
     return Path(next(iter(spec.submodule_search_locations)))
+
+
+@contextlib.contextmanager
+def using_encoding(directory: Path):
+    """Run the programs of another encoding directory (an edited copy of
+    encoding/: `ome-asp find --differ-encoding`)."""
+    _override.append(Path(directory).resolve())
+    try:
+        yield
+    finally:
+        _override.pop()
 
 
 # The programs: the files of encoding/ each one loads (main.lp includes them all).
@@ -161,7 +179,7 @@ def ground_program(facts: str, files: tuple[str, ...], load=None) -> clingo.Cont
 # loads it: the CLI grounds once, serve and the batch commands ground again
 # and again. The statements are the file's, in its order, with its locations
 # (messages).
-_parsed: dict[str, list] = {}  # file name -> its statements
+_parsed: dict[str, list] = {}  # file path -> its statements
 _loaded_once: set[str] = set()
 # Statements free themselves through clingo's library, which is gone once the
 # interpreter tears modules down ("Exception ignored" on stderr): free them first.
@@ -171,16 +189,17 @@ atexit.register(_parsed.clear)
 def _load_encoding(ctl: clingo.Control, files: tuple[str, ...]) -> None:
     directory = encoding_dir()
     for name in files:
-        if name not in _parsed and name not in _loaded_once:
-            _loaded_once.add(name)
-            ctl.load(str(directory / name))
+        path = str(directory / name)
+        if path not in _parsed and path not in _loaded_once:
+            _loaded_once.add(path)
+            ctl.load(path)
             continue
         from clingo import ast  # only a process that grounds twice needs it
 
-        if name not in _parsed:
-            _parsed[name] = statements(str(directory / name))
+        if path not in _parsed:
+            _parsed[path] = statements(path)
         with ast.ProgramBuilder(ctl) as builder:
-            for statement in _parsed[name]:
+            for statement in _parsed[path]:
                 builder.add(statement)
 
 
@@ -207,6 +226,13 @@ def admit(facts: Facts) -> Answer:
     if len(models) != 1:
         raise InternalError(f"the admission program has {len(models)} answer sets, not one")
     return decode(models[0], 0, facts)
+
+
+def satisfiable(facts: Facts, files: tuple[str, ...], extra: Path) -> bool:
+    """Whether `files` and the program `extra` (find --where's constraints)
+    have an answer set on `facts`."""
+    ctl = ground_program(facts.program + Path(extra).read_text(encoding="utf-8"), files)
+    return ctl.solve().satisfiable
 
 
 def minimal_edit_sets(facts: str, files: tuple[str, ...], limit: int) -> list[list[str]]:

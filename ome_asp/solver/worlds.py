@@ -120,9 +120,10 @@ atexit.register(_compiled.clear)  # free them before clingo's library is gone (e
 
 def compiled(name: str) -> list:
     """The rewritten statements of encoding/`name`."""
-    if name not in _compiled:
-        _compiled[name] = [rewrite(s) for s in engine.statements(str(engine.encoding_dir() / name))]
-    return _compiled[name]
+    path = str(engine.encoding_dir() / name)  # keyed by path: engine.using_encoding may change the directory
+    if path not in _compiled:
+        _compiled[path] = [rewrite(s) for s in engine.statements(path)]
+    return _compiled[path]
 
 
 def compile_all() -> None:

@@ -1,0 +1,485 @@
+"""`ome-asp find`: check the specification itself (issue 14, docs/find.md).
+
+    ome-asp find --differ v1.3,code-v0.1.5 [--on selected|order|rows|reasons]
+    ome-asp find --differ-encoding DIR
+    ome-asp find --property NAME
+    ome-asp find --where FILE.lp
+
+searches the clusters within the bounds for the smallest one on which the
+condition holds (ome_asp/solver/finder.py, encoding/find/), then verifies it
+as a user would: the witness is written as manifests, read back by the
+ordinary loader and run through the ordinary `explain` under each side, and
+the condition is checked again on those answers. A witness that fails is an
+internal error, never a result. Exit 0: a witness; 1: none within the
+bounds; 2: usage; 3: internal error.
+
+It lives with the conformance commands because it writes conformance cases
+(--out) and answers through the CLI as `check` does (docs/decisions.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Callable, TextIO
+
+import clingo
+
+from ome_asp.commands.options import add_profile_flags, profile_of
+from ome_asp.conformance import cases
+from ome_asp.conformance.gen import exercised_rules
+from ome_asp.errors import InternalError, UsageError
+from ome_asp.input import profiles
+from ome_asp.input.loader import load
+from ome_asp.render import report
+from ome_asp.solver import engine, finder
+
+EXIT_FOUND, EXIT_NONE = 0, 1
+LEVELS = ("selected", "order", "rows", "reasons")
+QUERY = {"namespace": finder.NAMESPACE, "model": finder.MODEL_NAME}
+
+
+# --- the answers a side gives, and what a condition compares of them --------
+
+
+def runtime_key(kind: str, name: str) -> str:
+    return f"{kind} {name}"
+
+
+def view(answer: dict, on: str) -> dict:
+    """What `--on` compares of one side's answer (encoding/find/differ.lp):
+    the selected runtime (or the error or outcome ending the query) and,
+    level by level, the order, the rows, the reasons."""
+    if "error" in answer:
+        return {"error": answer["error"]}
+    if "outcome" in answer:
+        return {"outcome": answer["outcome"], "detail": answer["detail"]}
+    selected = answer["selected"]
+    seen: dict = {"selected": selected and runtime_key(selected["kind"], selected["name"])}
+    level = LEVELS.index(on)
+    rows = answer["rows"]
+    if level >= 1:
+        seen["order"] = [runtime_key(r["kind"], r["runtime"]) for r in sorted(rows, key=lambda r: r["rank"] or 0)
+                         if r["compatible"]]
+    if level >= 2:
+        seen["rows"] = sorted((runtime_key(r["kind"], r["runtime"]), "Yes", str(r["score"])) if r["compatible"]
+                              else (runtime_key(r["kind"], r["runtime"]), "No", r["failedCheck"]) for r in rows)
+    if level >= 3:
+        seen["reasons"] = sorted((runtime_key(r["kind"], r["runtime"]), [[x["check"], x["reason"]] for x in r["reasons"]])
+                                 for r in rows)
+    return seen
+
+
+def _yes_rows(answer: dict) -> list[dict]:
+    if "rows" not in answer:
+        return []
+    return sorted((r for r in answer["rows"] if r["compatible"]), key=lambda r: r["rank"])
+
+
+def _number(value) -> Fraction:
+    return Fraction(str(value))
+
+
+def _csr_before_sr(answers: dict, documents: list[dict]) -> bool:
+    kinds = [r["kind"] for r in _yes_rows(next(iter(answers.values())))]
+    return "ServingRuntime" in kinds[kinds.index("ClusterServingRuntime"):] if "ClusterServingRuntime" in kinds else False
+
+
+def _disabled_qualifies(answers: dict, documents: list[dict]) -> bool:
+    disabled = {runtime_key(d["kind"], d["metadata"]["name"]) for d in documents if d["spec"].get("disabled") is True}
+    return any(runtime_key(r["kind"], r["runtime"]) in disabled for r in _yes_rows(next(iter(answers.values()))))
+
+
+def _selected_not_first(answers: dict, documents: list[dict]) -> bool:
+    answer = next(iter(answers.values()))
+    rows = _yes_rows(answer)
+    if not rows:
+        return False
+    selected = answer["selected"]
+    return selected is None or runtime_key(selected["kind"], selected["name"]) != runtime_key(rows[0]["kind"], rows[0]["runtime"])
+
+
+def _tie(answers: dict, documents: list[dict]) -> bool:
+    keys = [(r["kind"], -_number(r["score"]), _number(r["distance"] or 0), r["runtime"])
+            for r in _yes_rows(next(iter(answers.values())))]
+    return len(set(keys)) != len(keys)
+
+
+def _zero_score_qualifies(answers: dict, documents: list[dict]) -> bool:
+    return any(_number(r["score"]) <= 0 for r in _yes_rows(next(iter(answers.values()))))
+
+
+def _winner_changes(answers: dict, documents: list[dict]) -> bool:
+    before, after = answers["before"], answers["after"]
+    return view(before, "selected") != view(after, "selected") and bool(before.get("selected"))
+
+
+def _order_changes(answers: dict, documents: list[dict]) -> bool:
+    return view(answers["before"], "order") != view(answers["after"], "order")
+
+
+@dataclass(frozen=True)
+class Property:
+    """A catalogue entry (docs/find.md): the program stating its violation
+    (encoding/find/properties/NAME.lp) and the same violation checked on the
+    ordinary answers."""
+
+    rules: str
+    statement: str
+    violated: Callable[[dict, list[dict]], bool]
+    variant: str | None = None  # a second world: raise_winner | add_disabled
+
+
+PROPERTIES = {
+    "namespaced-first": Property(
+        "O1", "a qualifying ServingRuntime of the namespace ranks before every ClusterServingRuntime", _csr_before_sr),
+    "disabled-never-selected": Property(
+        "Q2, W2", "a runtime with spec.disabled: true never qualifies, so is never selected", _disabled_qualifies),
+    "selected-is-first-of-order": Property(
+        "O5", "the selected runtime is the first of the order; a query with a qualifying runtime selects one",
+        _selected_not_first),
+    "order-is-total": Property("O1-O4", "no two qualifying runtimes tie in the order", _tie),
+    "zero-score-never-qualifies": Property("Q8, S1", "a runtime whose score is 0 or less does not qualify",
+                                           _zero_score_qualifies),
+    "raising-winner-priority-keeps-it-first": Property(
+        "S5, W4", "raising the priority of every entry of the selected runtime by one keeps it selected",
+        _winner_changes, "raise_winner"),
+    "adding-disabled-runtime-changes-nothing": Property(
+        "Q2, W2, O5", "adding a runtime with spec.disabled: true changes neither the selection nor the order",
+        _order_changes, "add_disabled"),
+}
+
+
+# --- a question --------------------------------------------------------------
+
+
+@dataclass
+class Side:
+    name: str
+    profile: profiles.Profile
+    encoding: Path
+    extra: bool = False  # the side's cluster has the add_disabled runtime
+    raise_winner: bool = False  # the side's cluster has the winner's priorities raised
+
+
+@dataclass
+class Question:
+    description: dict  # the FindReport's condition
+    sides: list[Side]
+    files: list[Path]  # the condition's programs
+    facts: str = ""  # the condition's parameters (differ_on/1)
+    where: Path | None = None
+    explain: bool = False  # the worlds need explanation.lp (rows, reasons)
+    check: Callable[[dict, list[dict]], bool] | None = None  # the condition on the ordinary answers
+    extra: dict = field(default_factory=dict)
+
+
+def question(args) -> Question:
+    chosen = [name for name in ("differ", "differ_encoding", "property") if getattr(args, name) is not None]
+    if len(chosen) > 1:
+        raise UsageError("give one of --differ, --differ-encoding, --property (and --where to restrict it)")
+    if not chosen and args.where is None:
+        raise UsageError("no condition: give --differ A,B, --differ-encoding DIR, --property NAME or --where FILE.lp")
+    if args.on is not None and not (chosen and chosen[0] in ("differ", "differ_encoding")):
+        raise UsageError("--on applies to --differ and --differ-encoding")
+    where = _where(args.where)
+    directory = _encoding(args.encoding, "--encoding") if args.encoding is not None else engine.encoding_dir()
+    find = finder.find_dir()
+    on = args.on or "selected"
+    if args.differ is not None:
+        if args.profile is not None or args.ome_version is not None:
+            raise UsageError("--differ names both profiles: leave out --profile and --ome-version")
+        if args.encoding is not None:
+            raise UsageError("--differ compares profiles of one encoding: leave out --encoding")
+        names = args.differ.split(",")
+        if len(names) != 2 or names[0] == names[1] or any(n not in profiles.PROFILES for n in names):
+            raise UsageError(f"--differ: two different profiles of {', '.join(profiles.PROFILES)}, as A,B")
+        sides = [Side(n, profiles.resolve(n, None), directory) for n in names]
+        return Question({"differ": names, "on": on}, sides, [find / "answers.lp", find / "differ.lp"],
+                        f"differ_on({on}).\n", where, on in ("rows", "reasons"),
+                        lambda answers, docs: view(answers[names[0]], on) != view(answers[names[1]], on))
+    profile = profile_of(args)
+    if args.differ_encoding is not None:
+        edited = _encoding(args.differ_encoding, "--differ-encoding")
+        sides = [Side("encoding", profile, directory), Side(args.differ_encoding, profile, edited)]
+        return Question({"differEncoding": str(edited), "on": on, "profile": profile.name}, sides,
+                        [find / "answers.lp", find / "differ.lp"], f"differ_on({on}).\n", where, on in ("rows", "reasons"),
+                        lambda answers, docs: view(answers["encoding"], on) != view(answers[args.differ_encoding], on))
+    if args.property is not None:
+        prop = PROPERTIES.get(args.property)
+        if prop is None:
+            raise UsageError(f"--property: {args.property!r} is not one of {', '.join(PROPERTIES)}")
+        sides = [Side("before", profile, directory), Side("after", profile, directory,
+                                                            extra=prop.variant == "add_disabled",
+                                                            raise_winner=prop.variant == "raise_winner")] \
+            if prop.variant else [Side(profile.name, profile, directory)]
+        return Question({"property": args.property, "rules": prop.rules, "profile": profile.name}, sides,
+                        [find / "answers.lp", find / "properties" / f"{args.property}.lp"], "", where, False,
+                        prop.violated, {"variant": prop.variant})
+    return Question({"where": str(args.where), "profile": profile.name}, [Side(profile.name, profile, directory)],
+                    [find / "answers.lp"], "", where, True, None)
+
+
+def _encoding(path: str, flag: str) -> Path:
+    directory = Path(path)
+    if not (directory / engine.MAIN_LP).is_file():
+        raise UsageError(f"{flag}: {path} is not an encoding directory (no {engine.MAIN_LP})")
+    return directory.resolve()
+
+
+def _where(path: str | None) -> Path | None:
+    if path is None:
+        return None
+    where = Path(path)
+    if not where.is_file():
+        raise UsageError(f"--where: {path}: no such file")
+    try:
+        clingo.ast.parse_files([str(where)], lambda statement: None)
+    except RuntimeError:
+        raise UsageError(f"--where: {path}: not a clingo program (clingo cannot parse it)") from None
+    return where
+
+
+def bounds_of(args) -> finder.Bounds:
+    if args.runtimes < 1 or args.entries < 1:
+        raise UsageError("--runtimes and --entries must be at least 1")
+    pools = dict(finder.DEFAULT_POOLS)
+    for text in args.pool:
+        name, _, values = text.partition("=")
+        kind = finder.POOL_TYPES.get(name)
+        if kind is None or not _:
+            raise UsageError(f"--pool {text}: write NAME=V1,V2,... with NAME one of {', '.join(finder.POOL_TYPES)}")
+        items = [v for v in values.split(",") if v != ""]
+        try:
+            pools[name] = tuple(kind(v) for v in items)
+        except ValueError:
+            raise UsageError(f"--pool {text}: {name} takes integers") from None
+        if len(set(pools[name])) != len(pools[name]):
+            raise UsageError(f"--pool {text}: a value is listed twice")
+    for name in ("runtime_names", "formats", "frameworks"):
+        if not pools[name]:
+            raise UsageError(f"--pool {name}: needs at least one value")
+    return finder.Bounds(args.runtimes, args.entries, pools)
+
+
+# --- search and verification ---------------------------------------------------
+
+
+@dataclass
+class Found:
+    question: Question
+    bounds: finder.Bounds
+    witness: finder.Witness | None
+    answers: dict[str, dict] = field(default_factory=dict)
+    manifests: dict[str, str] = field(default_factory=dict)  # per side
+
+
+def run_question(q: Question, bounds: finder.Bounds) -> Found:
+    world_list = [finder.World(s.profile, s.encoding, "add_disabled" if s.extra else "raise_winner" if s.raise_winner else None)
+                  for s in q.sides]
+    witness = finder.search(bounds, world_list, q.files, q.facts, q.where, extra_runtime=any(s.extra for s in q.sides),
+                            explain=q.explain)
+    found = Found(q, bounds, witness)
+    if witness is not None:
+        verify(found)
+    return found
+
+
+def side_documents(found: Found, side: Side) -> list[dict]:
+    documents = [dict(d) for d in found.witness.documents]
+    if side.extra:
+        documents += found.witness.extra
+    if side.raise_winner:
+        before = found.answers["before"].get("selected")
+        if before:
+            documents = [_raised(d) if (d["kind"], d["metadata"]["name"]) == (before["kind"], before["name"]) else d
+                         for d in documents]
+    return documents
+
+
+def _raised(document: dict) -> dict:
+    entries = [{**e, "priority": e.get("priority", 1) + 1} for e in document["spec"]["supportedModelFormats"]]
+    return {**document, "spec": {**document["spec"], "supportedModelFormats": entries}}
+
+
+def explain_answer(manifests: str, side: Side) -> dict:
+    """The side's answer as the user gets it: `explain -o json` of the
+    manifests, through the ordinary loader and CLI, under the side's profile
+    and encoding."""
+    argv = ["explain", *cases.target_flags(QUERY), "--profile", side.profile.name, "-o", "json"]
+    with engine.using_encoding(side.encoding):
+        out = cases.run_cli(argv, manifests.encode())
+    if out.code == 3 and "internal error" in out.stderr:
+        raise InternalError(f"find: explain failed on the witness under {side.name}: {out.stderr.strip()}")
+    document = json.loads(out.stdout) if out.stdout.strip() else None
+    if isinstance(document, dict):
+        return document
+    errors = [line[len("error: "):] for line in out.stderr.splitlines() if line.startswith("error: ")]
+    return {"error": errors[-1] if errors else f"exit {out.code}"}
+
+
+def verify(found: Found) -> None:
+    """Write, read back, explain under each side, and check the condition again."""
+    q = found.question
+    for side in q.sides:  # "before" first: raise_winner reads its answer
+        documents = side_documents(found, side)
+        manifests = cases.dump_manifests(documents)
+        load(["-"], stdin=__import__("io").BytesIO(manifests.encode()), strict=True, profile=side.profile)
+        found.manifests[side.name] = manifests
+        found.answers[side.name] = explain_answer(manifests, side)
+    if q.check is not None and not q.check(found.answers, found.witness.documents):
+        raise InternalError(f"find: the witness does not satisfy the condition when explained: {_summary(found)}")
+    if q.where is not None and not _where_holds(found, q.sides[0]):
+        raise InternalError(f"find: the witness does not satisfy {q.where} when explained: {_summary(found)}")
+
+
+def _where_holds(found: Found, side: Side) -> bool:
+    """--where re-checked: the ordinary batch explain program on the facts of
+    the loaded witness, with the user's constraints, has its answer set."""
+    import io
+
+    from ome_asp.solver.facts import Query, build_facts
+
+    cluster = load(["-"], stdin=io.BytesIO(found.manifests[side.name].encode()), profile=side.profile)
+    facts = build_facts(cluster, [Query(**QUERY)])
+    with engine.using_encoding(side.encoding):
+        return engine.satisfiable(facts, engine.CORE + engine.EXPLANATION + engine.WINNER, found.question.where)
+
+
+def _summary(found: Found) -> str:
+    return "; ".join(f"{name}: {json.dumps(view(answer, 'selected'))}" for name, answer in found.answers.items())
+
+
+# --- output --------------------------------------------------------------------
+
+
+def describe_answer(answer: dict) -> str:
+    if "error" in answer:
+        return f"error: {answer['error']}"
+    if "outcome" in answer:
+        return f"outcome {answer['outcome']}: {answer['detail']}"
+    rows = _yes_rows(answer)
+    selected = answer["selected"]
+    head = f"selects {selected['kind']} {selected['name']}" if selected else "selects no runtime"
+    order = ", ".join(f"{r['kind']} {r['runtime']} (score {r['score']})" for r in rows)
+    rejected = ", ".join(f"{r['kind']} {r['runtime']} ({r['failedCheck']})" for r in answer["rows"] if not r["compatible"])
+    return head + (f"; order: {order}" if order else "") + (f"; not qualifying: {rejected}" if rejected else "")
+
+
+def condition_text(q: Question) -> str:
+    d = q.description
+    if "differ" in d:
+        text = f"--differ {','.join(d['differ'])} --on {d['on']}"
+    elif "differEncoding" in d:
+        text = f"--differ-encoding {d['differEncoding']} --on {d['on']} (profile {d['profile']})"
+    elif "property" in d:
+        text = f"--property {d['property']} ({d['rules']}; profile {d['profile']})"
+    else:
+        text = f"profile {d['profile']}"
+    return text + (f" --where {q.where}" if q.where is not None else "")
+
+
+def bounds_text(bounds: finder.Bounds) -> str:
+    b = bounds.to_json()
+    pools = " ".join(f"{k}={','.join(map(str, v)) or '-'}" for k, v in b["pools"].items())
+    return f"{b['runtimesPerScope']} runtimes per scope, {b['entriesPerRuntime']} entries per runtime, 1 model; pools: {pools}"
+
+
+def render_yaml(found: Found) -> str:
+    q = found.question
+    lines = [f"# ome-asp find {condition_text(q)}", f"# bounds: {bounds_text(found.bounds)}"]
+    if found.witness is None:
+        verdict = "no violation" if "property" in q.description else "no cluster satisfies the condition"
+        lines.append(f"# {verdict} within these bounds (the property holds up to the bounds)"
+                     if "property" in q.description else f"# {verdict} within these bounds")
+        return "\n".join(lines) + "\n"
+    cost = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in found.witness.cost)
+    lines.append(f"# smallest witness ({cost}); query: explain --model {QUERY['model']} -n {QUERY['namespace']}")
+    for side in q.sides:
+        lines.append(f"# {side.name}: {describe_answer(found.answers[side.name])}")
+    if found.witness.extra:
+        lines.append("# after: the same cluster and this disabled runtime:")
+        lines += [f"#   {line}" for line in cases.dump_manifests(found.witness.extra).splitlines()]
+    if any(s.raise_winner for s in q.sides):
+        lines.append("# after: the same cluster with every entry of the selected runtime at its priority + 1")
+    return "\n".join(lines) + "\n" + cases.dump_manifests(found.witness.documents)
+
+
+def to_document(found: Found) -> dict:
+    return {
+        "apiVersion": report.API_VERSION,
+        "kind": "FindReport",
+        "condition": found.question.description,
+        "bounds": found.bounds.to_json(),
+        "found": found.witness is not None,
+        "query": dict(QUERY),
+        "cost": dict(found.witness.cost) if found.witness else None,
+        "manifests": found.witness.documents if found.witness else None,
+        "answers": found.answers if found.witness else None,
+    }
+
+
+def write_cases(found: Found, directory: Path) -> None:
+    """The witness as one conformance case per side (the `check` format)."""
+    for side in found.question.sides:
+        manifests = found.manifests[side.name]
+        with engine.using_encoding(side.encoding):
+            answer = cases.answer("explain", manifests.encode(), QUERY, side.profile.name)
+        documents = [d for d in side_documents(found, side)]
+        answers = {"explain": answer}
+        spec = {
+            "description": f"find {condition_text(found.question)}: side {side.name}",
+            "rules": exercised_rules(documents, QUERY, answers) or ["O5"],
+            "profile": side.profile.name,
+            "query": dict(QUERY),
+            "check": ["explain"],
+        }
+        cases.write(directory / re.sub(r"[^A-Za-z0-9._-]+", "_", side.name).strip("_"), spec, documents, answers)
+
+
+# --- the command line ------------------------------------------------------------
+
+
+def add_parser(commands) -> None:
+    parser = commands.add_parser(
+        "find",
+        help="search small clusters for one where two specifications disagree or a property breaks",
+        description="Find the smallest cluster, within the bounds, on which a condition holds (docs/find.md); "
+        "every witness is verified with the ordinary loader and explain.",
+    )
+    parser.add_argument("--differ", metavar="A,B", help="two profiles that answer differently")
+    parser.add_argument("--differ-encoding", metavar="DIR", help="an edited copy of encoding/ that answers differently")
+    parser.add_argument("--on", choices=LEVELS, default=None,
+                        help="what must differ: the selected runtime (default), the order, the rows, the reasons")
+    parser.add_argument("--property", metavar="NAME", help=f"a violation of a catalogued property: {', '.join(PROPERTIES)}")
+    parser.add_argument("--where", metavar="FILE.lp", help="your own condition: constraints over the shown atoms of a world")
+    parser.add_argument("--encoding", metavar="DIR",
+                        help="the encoding the worlds run (default: ome-asp's encoding/); --differ-encoding compares it with DIR")
+    parser.add_argument("--runtimes", type=int, default=finder.Bounds.runtimes, metavar="N",
+                        help="runtimes per scope, ServingRuntimes and ClusterServingRuntimes (default: %(default)s)")
+    parser.add_argument("--entries", type=int, default=finder.Bounds.entries, metavar="N",
+                        help="supportedModelFormats entries per runtime (default: %(default)s)")
+    parser.add_argument("--pool", action="append", default=[], metavar="NAME=V1,V2",
+                        help="the values a field may take (repeatable; docs/find.md lists the pools)")
+    parser.add_argument("-o", "--output", choices=("yaml", "json"), default="yaml")
+    parser.add_argument("--out", metavar="DIR", help="also write the witness as a conformance case per side")
+    add_profile_flags(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+    q = question(args)
+    found = run_question(q, bounds_of(args))
+    if args.output == "json":
+        report.dump(to_document(found), "json", stdout)
+    else:
+        stdout.write(render_yaml(found))
+    if found.witness is None:
+        return EXIT_NONE
+    if args.out is not None:
+        write_cases(found, Path(args.out))
+    return EXIT_FOUND

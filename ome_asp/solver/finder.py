@@ -1,0 +1,364 @@
+"""The search of `ome-asp find` (issue 14): the smallest cluster, within
+bounds, on which a condition over one or more worlds holds.
+
+The cluster is chosen inside the solver: encoding/find/generate.lp picks
+objects (slots) and a value from a pool for each field, and derives from
+them, per world, exactly the input predicates encoding/input.lp declares,
+as facts.py would emit them for the same manifests. What facts.py computes
+in Python -- exact-number ranks, name ranks, version components, weight
+products, size values, widths and distances -- is computed here once for
+every value of the pools (with facts.py's own functions and one FactBuilder,
+so one ranking covers them all): a rank order that holds on the whole pool
+holds on any subset a witness uses.
+
+Each world is a copy of the encoding with its own world constant
+(ome_asp/solver/pinned.py) and its own switch/3 facts; the condition
+(encoding/find/*.lp, or the user's file) reads the worlds' atoms and
+constrains them. Minimality is a stack of named optimization levels:
+fewest objects, then fewest fields set, then the smallest pool positions,
+then each field's position in a fixed order, which makes the optimum unique.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clingo
+
+from ome_asp.errors import InternalError
+from ome_asp.input.objects import Entry, FormatRef
+from ome_asp.input.profiles import Profile
+from ome_asp.solver import engine, pinned
+from ome_asp.solver.facts import EntryTables, FactBuilder, Term, _fold, add_version, const, size_value
+
+NAMESPACE = "default"  # the namespace every query asks in and every ServingRuntime lives in
+MODEL_NAME = "m"
+
+# The value pools. Position 1 is the simplest value: minimality prefers it.
+DEFAULT_POOLS: dict[str, tuple] = {
+    "runtime_names": ("a", "b"),
+    "formats": ("f", "g"),
+    "frameworks": ("t",),
+    "versions": ("1.0.0", "2.0.0"),
+    "operators": ("GreaterThanOrEqual",),
+    "weights": (0, 1, 2),
+    "priorities": (1, 2),
+    "auto_select": (True, False),
+    "sizes": ("1B", "7B"),
+    "architectures": (),
+    "quantizations": (),
+    "entry_names": (),
+    "model_kinds": ("BaseModel", "ClusterBaseModel"),
+    "flags": (True,),
+    "ranges": ({},),
+}
+# What each pool holds, for --pool's values (documented in docs/find.md).
+POOL_TYPES = {
+    "runtime_names": str, "formats": str, "frameworks": str, "versions": str, "operators": str,
+    "weights": int, "priorities": int, "sizes": str, "architectures": str, "quantizations": str,
+    "entry_names": str,
+}
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field a slot can set: set(Slot, Name, Position) picks pools[pool][Position - 1]."""
+
+    name: str
+    owner: str  # runtime | entry | model
+    path: tuple[str, ...]  # where it is written (below the entry for an entry's field)
+    pool: str
+    required: bool = False
+    depends: str | None = None  # only set when this other field of the slot is
+
+
+FIELDS = (
+    Field("name", "runtime", ("metadata", "name"), "runtime_names", required=True),
+    Field("disabled", "runtime", ("spec", "disabled"), "flags"),
+    Field("range", "runtime", ("spec", "modelSizeRange"), "ranges"),
+    Field("min", "runtime", ("spec", "modelSizeRange", "min"), "sizes", depends="range"),
+    Field("max", "runtime", ("spec", "modelSizeRange", "max"), "sizes", depends="range"),
+    Field("format", "entry", ("modelFormat", "name"), "formats", required=True),
+    Field("format_version", "entry", ("modelFormat", "version"), "versions"),
+    Field("format_operator", "entry", ("modelFormat", "operator"), "operators"),
+    Field("format_weight", "entry", ("modelFormat", "weight"), "weights"),
+    Field("framework", "entry", ("modelFramework", "name"), "frameworks", required=True),
+    Field("framework_version", "entry", ("modelFramework", "version"), "versions"),
+    Field("framework_operator", "entry", ("modelFramework", "operator"), "operators"),
+    Field("framework_weight", "entry", ("modelFramework", "weight"), "weights"),
+    Field("architecture", "entry", ("modelArchitecture",), "architectures"),
+    Field("quantization", "entry", ("quantization",), "quantizations"),
+    Field("auto_select", "entry", ("autoSelect",), "auto_select"),
+    Field("priority", "entry", ("priority",), "priorities"),
+    Field("entry_name", "entry", ("name",), "entry_names"),
+    Field("model_kind", "model", ("kind",), "model_kinds", required=True),
+    Field("model_format", "model", ("spec", "modelFormat", "name"), "model_formats", required=True),
+    Field("model_format_version", "model", ("spec", "modelFormat", "version"), "versions"),
+    Field("model_framework", "model", ("spec", "modelFramework", "name"), "model_frameworks"),
+    Field("model_framework_version", "model", ("spec", "modelFramework", "version"), "versions",
+          depends="model_framework"),
+    Field("model_architecture", "model", ("spec", "modelArchitecture"), "architectures"),
+    Field("model_quantization", "model", ("spec", "quantization"), "quantizations"),
+    Field("model_size", "model", ("spec", "modelParameterSize"), "sizes"),
+    Field("model_disabled", "model", ("spec", "disabled"), "flags"),
+)
+FIELD = {f.name: f for f in FIELDS}
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How large a cluster the search considers."""
+
+    runtimes: int = 2  # per scope: ServingRuntimes of the namespace, ClusterServingRuntimes
+    entries: int = 1  # supportedModelFormats per runtime
+    pools: dict = field(default_factory=lambda: dict(DEFAULT_POOLS))
+
+    def all_pools(self) -> dict[str, tuple]:
+        """The pools and those derived from them. Only equality with the
+        entries' names matters of the model's format and framework names, so
+        the model takes the first of each (any witness with another one is
+        this one renamed): this keeps the model's score views (scoring.lp)
+        few, which the grounding of every world multiplies."""
+        return {**self.pools, "model_formats": self.pools["formats"][:1], "model_frameworks": self.pools["frameworks"][:1]}
+
+    def to_json(self) -> dict:
+        shown = {k: list(v) for k, v in self.pools.items() if k in POOL_TYPES}
+        return {"runtimesPerScope": self.runtimes, "entriesPerRuntime": self.entries, "models": 1, "pools": shown}
+
+
+@dataclass(frozen=True)
+class World:
+    """One copy of the specification: its profile, its encoding, how its cluster
+    differs from the chosen one (`variant`: a name generate.lp knows)."""
+
+    profile: Profile
+    encoding: Path
+    variant: str | None = None  # raise_winner | add_disabled (of world 1's cluster)
+
+
+@dataclass
+class Witness:
+    documents: list[dict]  # the manifests, one dict per object, as they are written
+    extra: list[dict]  # objects only the variant worlds have (add_disabled)
+    cost: list[tuple[str, int]]  # (level name, cost), highest level first
+
+
+def find_dir() -> Path:
+    return engine.encoding_dir() / "find"
+
+
+def slot_names(bounds: Bounds) -> list[tuple[str, str, tuple]]:
+    """(slot term text, owner, key) of every slot, in the canonical order."""
+    slots = [("md(1)", "model", ())]
+    for k in range(1, 2 * bounds.runtimes + 1):
+        slots.append((f"rt({k})", "runtime", (k,)))
+        slots += [(f"en({k},{i})", "entry", (k, i)) for i in range(bounds.entries)]
+    return slots
+
+
+def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str:
+    """The facts of a search: slots, pools, the per-profile tables, the worlds."""
+    builder = FactBuilder(frozenset({
+        "weights", "weights_stored", "weights_priority", "weights_score_option", "weights_shown_option",
+        "weights_absent", "version",
+    }), schema=("input.lp", "find/generate.lp"))
+    fact, exact, pools = builder.fact, builder.exact, bounds.all_pools()
+    n = bounds.runtimes
+    runtime_slots = list(range(1, 2 * n + 1)) + ([2 * n + 1] if extra_runtime else [])
+    for k in runtime_slots:
+        scope = "sr" if k <= n else "csr"
+        rt = Term(f"rt({k})")
+        fact.slot(rt, const("runtime"))
+        fact.slot_scope(rt, const(scope))
+        if k not in (1, n + 1, 2 * n + 1):
+            fact.slot_after(rt, Term(f"rt({k - 1})"))
+        for i in range(bounds.entries):
+            en = Term(f"en({k},{i})")
+            fact.slot(en, const("entry"))
+            fact.entry_of(en, rt, i)
+            fact.slot_after(en, rt if i == 0 else Term(f"en({k},{i - 1})"))
+    fact.slot(Term("md(1)"), const("model"))
+    if extra_runtime:
+        fact.extra_slot(Term(f"rt({2 * n + 1})"))
+
+    levels = _canonical_levels(bounds, runtime_slots)
+    for level, (slot, name) in enumerate(levels, 1):
+        fact.canonical_level(Term(slot), const(name), level)
+    top = len(levels)
+    for offset, name in ((3, "fewest_objects"), (2, "fewest_fields"), (1, "smallest_values")):
+        fact.find_criterion(top + offset, const(name))
+
+    for f in FIELDS:
+        fact.field(const(f.owner), const(f.name))
+        if f.required:
+            fact.required(const(f.name))
+        if f.depends:
+            fact.depends(const(f.name), const(f.depends))
+        for position, value in enumerate(pools[f.pool], 1):
+            fact.pool(const(f.name), position)
+            fact.pool_value(const(f.name), position, _term(value))
+    for position, name in enumerate(pools["runtime_names"], 1):
+        fact.pool_name_rank(position, sorted(pools["runtime_names"]).index(name) + 1)
+    for position, name in enumerate(pools["entry_names"], 1):
+        fact.pool_folded(position, _fold(name))
+    for text in pools["versions"]:
+        add_version(builder, text)
+
+    profiles = {w.profile.name: w.profile for w in world_list}
+    entries = EntryTables(builder, set())  # one table: equal weights get one term in every profile
+    for profile in profiles.values():
+        _profile_tables(builder, entries, profile, pools)
+    for number, world in enumerate(world_list, 1):
+        fact.world(number)
+        fact.world_profile(number, profile_term(world.profile))
+        if world.variant is not None:
+            fact.world_variant(number, const(world.variant))
+    return builder.program() + "".join(_switches(number, world.profile) for number, world in enumerate(world_list, 1))
+
+
+def _switches(world: int, profile: Profile) -> str:
+    """The world's switch/3 facts: input.lp's switch/2 of its profile, with the world first."""
+    return "".join(f"switch({world},{name},{value}).\n" for name, value in profile.facts())
+
+
+def profile_term(profile: Profile) -> str:
+    return profile.name
+
+
+def _term(value):
+    if isinstance(value, bool):
+        return const("true" if value else "false")
+    if isinstance(value, dict):
+        return const("set")
+    return value
+
+
+def _profile_tables(builder: FactBuilder, entries: EntryTables, profile: Profile, pools: dict) -> None:
+    """The values facts.py computes from a manifest under `profile`, for every
+    pool value: weight products (EntryTables.weights), sizes, widths, the size
+    gaps of one-bounded ranges or the float64 distances of two-bounded ones."""
+    fact, exact = builder.fact, builder.exact
+    p = profile.name
+    weights = (None, *pools["weights"])  # position 0: absent
+    priorities = (None, *pools["priorities"])
+    for a, wf in enumerate(weights):
+        fact.pool_weight_read(p, a, exact(profile.absent_weight if wf is None else wf))
+        for b, ww in enumerate(weights):
+            for c, priority in enumerate(priorities):
+                for raised in (0, 1):
+                    read = None if priority is None and not raised else (priority or 1) + raised
+                    entry = Entry(None, FormatRef("f", weight=profile.absent_weight if wf is None else wf),
+                                  FormatRef("t", weight=profile.absent_weight if ww is None else ww), priority=read)
+                    fact.pool_weights(p, a, b, c, raised, entries.weights(entry))
+    for c, priority in enumerate(priorities):
+        fact.pool_raised_priority(c, (priority or 1) + 1)
+    sizes = pools["sizes"]
+    values = [size_value(profile, text) for text in sizes]
+    for v, value in enumerate(values, 1):
+        fact.pool_size(p, v, exact(value))
+        for u, bound in enumerate(values, 1):
+            fact.pool_width(p, v, u, exact(bound - value))
+            if profile.size_syntax == "go":
+                for t, high in enumerate(values, 1):
+                    fact.pool_size_distance(p, v, u, t, exact(value), exact(bound), exact(high),
+                                            exact(abs(bound - value) + abs(high - value)))
+            else:
+                fact.pool_size_gap(p, v, u, exact(value), exact(bound), exact(abs(bound - value)))
+
+
+def _canonical_levels(bounds: Bounds, runtime_slots: list[int]) -> list[tuple[str, str]]:
+    """(slot, field) pairs, the last the most significant: the tie-break that
+    makes the optimum unique (model first, then runtimes in slot order)."""
+    order = [("md(1)", f.name) for f in FIELDS if f.owner == "model"]
+    for k in runtime_slots:
+        order += [(f"rt({k})", f.name) for f in FIELDS if f.owner == "runtime"]
+        for i in range(bounds.entries):
+            order += [(f"en({k},{i})", f.name) for f in FIELDS if f.owner == "entry"]
+    return list(reversed(order))
+
+
+def search(bounds: Bounds, world_list: list[World], conditions: list[Path], parameters: str = "",
+           where: Path | None = None, extra_runtime: bool = False, explain: bool = False) -> Witness | None:
+    """The smallest witness of the conditions within the bounds, or None.
+    `explain`: the worlds ground explanation.lp too (the No rows' reasons)."""
+    files = engine.CORE + (engine.EXPLANATION if explain else ()) + engine.WINNER
+    ctl = clingo.Control(["--opt-mode=optN", "--models=0"], logger=lambda code, message: None)
+    ctl.add("base", [], program(bounds, world_list, extra_runtime) + parameters)
+    ctl.load(str(find_dir() / "generate.lp"))
+    for path in conditions:
+        ctl.load(str(path))
+    for number, world in enumerate(world_list, 1):
+        pinned.add(ctl, [world.encoding / name for name in files], number)
+    if where is not None:
+        pinned.add(ctl, [where], 1)
+    ctl.ground([("base", [])])
+    optimal = []
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            if model.optimality_proven:
+                optimal.append((model.symbols(shown=True), model.cost))
+    if not optimal:
+        return None
+    if len(optimal) != 1:
+        raise InternalError(f"find: the smallest witness is not unique ({len(optimal)} optimal answer sets)")
+    symbols, cost = optimal[0]
+    return decode(symbols, cost, bounds)
+
+
+def decode(symbols: list[clingo.Symbol], cost: list[int], bounds: Bounds) -> Witness:
+    chosen: dict[str, dict[str, int]] = {}
+    for s in symbols:
+        if s.match("set", 3):
+            chosen.setdefault(str(s.arguments[0]), {})[s.arguments[1].name] = s.arguments[2].number
+    extra_slot = f"rt({2 * bounds.runtimes + 1})"
+    documents, extra = [], []
+    pools = bounds.all_pools()
+    documents.append(_model_document(chosen["md(1)"], pools))
+    for k in range(1, 2 * bounds.runtimes + 2):
+        slot = f"rt({k})"
+        if slot not in chosen:
+            continue
+        entries = [chosen[f"en({k},{i})"] for i in range(bounds.entries) if f"en({k},{i})" in chosen]
+        document = _runtime_document(k <= bounds.runtimes, chosen[slot], entries, pools)
+        (extra if slot == extra_slot else documents).append(document)
+    names = ["fewest_objects", "fewest_fields", "smallest_values"]
+    return Witness(documents, extra, list(zip(names, cost[:3])))
+
+
+def _value(pools: dict, name: str, position: int):
+    return pools[FIELD[name].pool][position - 1]
+
+
+def _put(document: dict, path: tuple[str, ...], value) -> None:
+    for key in path[:-1]:
+        document = document.setdefault(key, {})
+    document[path[-1]] = dict(value) if isinstance(value, dict) else value
+
+
+def _model_document(chosen: dict[str, int], pools: dict) -> dict:
+    kind = _value(pools, "model_kind", chosen["model_kind"])
+    metadata = {"name": MODEL_NAME, **({"namespace": NAMESPACE} if kind == "BaseModel" else {})}
+    document = {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": {}}
+    for name, position in sorted(chosen.items(), key=lambda item: FIELDS.index(FIELD[item[0]])):
+        if name != "model_kind":
+            _put(document, FIELD[name].path, _value(pools, name, position))
+    return document
+
+
+def _runtime_document(namespaced: bool, chosen: dict[str, int], entries: list[dict[str, int]], pools: dict) -> dict:
+    name = _value(pools, "name", chosen["name"])
+    kind = "ServingRuntime" if namespaced else "ClusterServingRuntime"
+    metadata = {"name": name, **({"namespace": NAMESPACE} if namespaced else {})}
+    document = {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": {}}
+    for field_name, position in sorted(chosen.items(), key=lambda item: FIELDS.index(FIELD[item[0]])):
+        if field_name != "name":
+            _put(document, FIELD[field_name].path, _value(pools, field_name, position))
+    formats = []
+    for entry in entries:
+        written: dict = {}
+        for field_name, position in sorted(entry.items(), key=lambda item: FIELDS.index(FIELD[item[0]])):
+            _put(written, FIELD[field_name].path, _value(pools, field_name, position))
+        formats.append(written)
+    document["spec"]["supportedModelFormats"] = formats
+    return document
