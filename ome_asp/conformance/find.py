@@ -40,6 +40,7 @@ from ome_asp.solver import engine, finder
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 LEVELS = ("selected", "order", "rows", "reasons")
+WEIGHT_LIMIT = 2**40
 QUERY = {"namespace": finder.NAMESPACE, "model": finder.MODEL_NAME}
 
 
@@ -260,6 +261,10 @@ def bounds_of(args) -> finder.Bounds:
             raise UsageError(f"--pool {text}: {name} takes integers") from None
         if len(set(pools[name])) != len(pools[name]):
             raise UsageError(f"--pool {text}: a value is listed twice")
+    if any(abs(w) > WEIGHT_LIMIT for w in pools["weights"]):
+        # The pool's weight products are ranked once for every profile; below
+        # this bound none reaches code-v0.1.5's int64 wrap (D-50), so they agree.
+        raise UsageError(f"--pool weights: values beyond ±{WEIGHT_LIMIT} are not searched (docs/find.md)")
     for name in ("runtime_names", "formats", "frameworks"):
         if not pools[name]:
             raise UsageError(f"--pool {name}: needs at least one value")
