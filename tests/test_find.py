@@ -99,9 +99,10 @@ def test_code_v015_i3_absent_weights_are_zero(conditions):
 @slow
 def test_no_difference_for_a_model_without_framework(conditions):
     """docs/profiles.md, "Profile code-v0.1.5", S3 and Q14 differ only where a
-    framework is on one side: entries always declare one (v1.3's schema), and
-    a model without one fails Q5 under both profiles, so within the default
-    bounds (no sizes) nothing differs: exit 1, as docs/find.md's table says."""
+    framework is on one side: entries always declare one (v1.3's schema), so
+    only a model without one can. find proves that no such cluster (without
+    sizes, whose Z3 panic would differ first) answers differently within the
+    default bounds: exit 1, as docs/find.md's table says."""
     pinned = where(conditions, "s3", "\n".join([
         ":- model_size(_, _, _).", ":- model_has_framework(_).",
     ]))
@@ -155,11 +156,13 @@ def planted(tmp_path: Path, file: str, old: str, new: str) -> Path:
 
 @slow
 def test_planted_o1_bug_is_found_by_differ_encoding_and_property(tmp_path):
-    """A copy of the encoding that drops O1 (a ClusterServingRuntime costs 0 at
-    the namespaced-first level, as a ServingRuntime does): --differ-encoding and
-    --property namespaced-first each find it with at most 3 objects."""
-    edited = planted(tmp_path, "ordering.lp", "scope_cost(R, 1) :- runtime(R), R = csr(_).",
-                     "scope_cost(R, 0) :- runtime(R), R = csr(_).")
+    """A copy of the encoding with O1 turned round (a ServingRuntime costs 2 at
+    the namespaced-first level, more than a ClusterServingRuntime; dropping the
+    level instead would let an SR and a CSR of one name tie, which the ordinary
+    explain reports as a non-unique answer): --differ-encoding and --property
+    namespaced-first each find it with at most 3 objects."""
+    edited = planted(tmp_path, "ordering.lp", "scope_cost(R, 0) :- runtime(R), R = sr(_, _).",
+                     "scope_cost(R, 2) :- runtime(R), R = sr(_, _).")
     code, report = run_json("--differ-encoding", str(edited))
     assert code == 0 and len(report["manifests"]) <= 3
     assert report["answers"]["encoding"]["selected"]["kind"] == "ServingRuntime"
