@@ -9,10 +9,11 @@ import time
 
 import pytest
 
+import pytest
 import yaml
 from conftest import ROOT, run_cli
 
-from ome_asp.conformance import diff
+from ome_asp.conformance import cases, diff, gen
 
 PYTHON = shlex.quote(sys.executable)
 TOY = f"{PYTHON} {shlex.quote(str(ROOT / 'examples' / 'toy_impl.py'))}"
@@ -148,3 +149,35 @@ def test_issue18_an_implementation_that_never_reads_or_writes_bytes_not_utf8(tmp
     with pytest.raises(ImplementationError, match="did not read its input within 1 s"):
         impl.ask(big)
     impl.close()
+
+
+# --- every profile (issue 16, bug 1) -------------------------------------------------------
+
+
+@pytest.mark.parametrize("profile", cases.PROFILES)
+def test_diff_self_check_agrees_under_every_profile(tmp_path, profile):
+    """Issue 16 bug 1: serve's outcome reports (no rows, no table) are read as the
+    error answer a case expects, so ome-asp agrees with itself under every profile
+    (it crashed with KeyError 'selected' under v1.2.2 and code-v0.1.5)."""
+    serve = f"{PYTHON} -m ome_asp.cli serve --stdio"
+    corpus = ROOT / "fixtures" / "cases" / ("ordering" if profile == cases.DEFAULT_PROFILE else f"profiles/{profile}")
+    result = run_cli("diff", "--impl", serve, "--corpus", str(corpus), "--profile", profile, "--batch", "-o", str(tmp_path))
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.stdout.endswith("agree, 0 disagree\n")
+
+
+def test_a_counterexample_shrunk_to_an_entry_without_modelFormat_is_written(tmp_path):
+    """Issue 16 bug 1: under code-v0.1.5 an entry may lose modelFormat while shrinking
+    (the answer keeps its status); writing the case read entry["modelFormat"] (KeyError)."""
+    result = run_cli("diff", "--impl", f"{TOY} --bug namespaced-first", "--generate", "6", "--seed", "1",
+                     "--profile", "code-v0.1.5", "--batch", "-o", str(tmp_path), "--max-counterexamples", "1")
+    assert result.code == 1, result.stderr
+    assert "internal error" not in result.stderr
+    assert list(tmp_path.glob("*/case.yaml"))
+    documents = [{"kind": "ClusterServingRuntime", "spec": {"supportedModelFormats": [{"modelFramework": {"weight": 0}}, "x"]}}]
+    assert "S3" in gen.exercised_rules(documents, {"namespace": "ns", "model": "m"}, {"explain": {"error": "x"}})
+
+
+def test_outcome_report_reads_as_the_error_answer():
+    report = {"kind": "RuntimeExplainReport", "outcome": "panic", "detail": "d", "selected": None, "rows": []}
+    assert cases.explain_answer(report) == {"error": "outcome panic: d"}

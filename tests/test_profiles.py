@@ -161,7 +161,7 @@ def test_v1_3_E1_explain_prints_no_note():
 def test_v122_Z3_one_bounded_range_is_outcome_unsupported_input():
     objects = (model(modelParameterSize="3.21B"), runtime("rt", modelSizeRange={"min": "1B"}))
     result = explain(V122, *objects)
-    assert (result.code, result.stdout) == (3, "")
+    assert (result.code, result.stdout) == (4, "")
     assert result.stderr.splitlines()[-1] == (
         "error: outcome unsupported-input: ClusterServingRuntime rt: "
         "modelSizeRange must set both min and max on this OME version")
@@ -171,13 +171,13 @@ def test_v122_Z3_one_bounded_range_is_outcome_unsupported_input():
         "outcome": "unsupported-input", "rows": []}
     assert document["query"] == {"namespace": "ns", "model": "m"}
     assert document["detail"].startswith("ClusterServingRuntime rt: ")
-    assert explain(V122, *objects, extra=("-o", "json")).code == 3
+    assert explain(V122, *objects, extra=("-o", "json")).code == 4
     assert explain("v1.3", *objects).code == 0  # v1.3: the missing side is unbounded
 
 
 def test_v122_Z3_empty_range_is_outcome_unsupported_input():
     result = explain(V122, model(modelParameterSize="3.21B"), runtime("rt", modelSizeRange={}))
-    assert result.code == 3 and "outcome unsupported-input" in result.stderr
+    assert result.code == 4 and "outcome unsupported-input" in result.stderr
 
 
 def test_v122_Z3_model_without_size_never_triggers_it():
@@ -207,7 +207,7 @@ def test_code_v015_Z3_one_bounded_range_with_sized_model_is_outcome_panic():
     """profiles.md 3.6: {min: 70B}, model 3.21B -> panic; without a size, no panic."""
     rt = runtime("rt", modelSizeRange={"min": "70B"})
     result = explain(CODE, model(modelParameterSize="3.21B"), rt)
-    assert (result.code, result.stdout) == (3, "")
+    assert (result.code, result.stdout) == (4, "")
     assert result.stderr.splitlines()[-1].startswith("error: outcome panic: ClusterServingRuntime rt: ")
     assert ranking(CODE, model(), rt) == ["rt"]
 
@@ -218,7 +218,7 @@ def test_code_v015_Z3_two_qualifying_runtimes_without_a_distance_are_an_outcome_
     objects = (model(modelParameterSize="3.21B"), runtime("rt-a", modelSizeRange={"max": "3.21B"}),
                runtime("rt-b", modelSizeRange={"max": "3.21B"}))
     result = explain(CODE, *objects)
-    assert result.code == 3
+    assert result.code == 4
     assert result.stderr.splitlines()[-1].startswith("error: outcome panic: ClusterServingRuntime rt-a: ")
 
 
@@ -227,12 +227,12 @@ def test_code_v015_Z3_any_auto_selection_candidate_panics_but_only_the_named_run
                runtime("fine", modelSizeRange={"min": "1B", "max": "70B"}))
     auto = run_cli("select", "--isvc", "svc", "-n", "ns", "-f", "-", "--profile", CODE,
                    stdin=stream(*objects, isvc()))
-    assert auto.code == 3 and "outcome panic: ClusterServingRuntime one-bounded" in auto.stderr
+    assert auto.code == 4 and "outcome panic: ClusterServingRuntime one-bounded" in auto.stderr
     named = select_json(CODE, *objects, isvc(runtime={"name": "fine"}))
     assert named["selected"]["name"] == "fine"
     pinned = run_cli("select", "--isvc", "svc", "-n", "ns", "-f", "-", "--profile", CODE, "-o", "json",
                      stdin=stream(*objects, isvc(runtime={"name": "one-bounded"})))
-    assert pinned.code == 3
+    assert pinned.code == 4
     assert json.loads(pinned.stdout)["outcome"] == "panic"
 
 
@@ -241,7 +241,7 @@ def test_select_outcome_json_has_outcome_and_detail():
     result = run_cli("select", "--isvc", "svc", "-n", "ns", "-f", "-", "--profile", V122, "-o", "json",
                      stdin=stream(*objects))
     document = json.loads(result.stdout)
-    assert result.code == 3
+    assert result.code == 4
     assert (document["kind"], document["profile"], document["outcome"]) == ("RuntimeExplainReport", V122, "unsupported-input")
     assert document["rows"] == [] and document["query"] == {"namespace": "ns", "isvc": "svc", "model": "m"}
 
@@ -540,7 +540,7 @@ def test_code_v015_O3_nan_distance_compared_is_order_unspecified():
     """CompareRuntimes converts NaN - 0 to an int: implementation-defined in Go."""
     objects = (model(modelParameterSize="NaN"), runtime("a", modelSizeRange={"min": "1", "max": "2"}), runtime("b"))
     result = explain(CODE, *objects)
-    assert result.code == 3 and "outcome order-unspecified: qualifying ClusterServingRuntimes: Go converts" in result.stderr
+    assert result.code == 4 and "outcome order-unspecified: qualifying ClusterServingRuntimes: Go converts" in result.stderr
 
 
 def test_code_v015_Z3_nan_size_passes_every_range():
@@ -717,13 +717,17 @@ def test_v122_steer_works_and_stops_at_an_outcome():
     assert result.code == 0, result.stderr
     ended = (model(modelParameterSize="3.21B"), runtime("a", modelSizeRange={"min": "1B"}), runtime("b"))
     result = run_cli("steer", "--model", "m", "--want", "b", "-n", "ns", "-f", "-", "--profile", V122, stdin=stream(*ended))
-    assert result.code == 2 and result.stderr.startswith("error: outcome unsupported-input: ClusterServingRuntime a")
+    # issue 16 bug 5: an outcome exits 4 in every command, steer too (it exited 2, as an input error)
+    assert result.code == 4 and result.stderr.startswith("error: outcome unsupported-input: ClusterServingRuntime a")
+    result = run_cli("steer", "--model", "m", "--want", "b", "-n", "ns", "-f", "-", "--profile", V122, "-o", "json",
+                     stdin=stream(*ended))
+    assert result.code == 4 and json.loads(result.stdout)["outcome"] == "unsupported-input"
 
 
 def test_all_models_reports_outcomes_per_query():
     objects = (model(modelParameterSize="3.21B"), model("n"), runtime("rt", modelSizeRange={"min": "1B"}))
     result = run_cli("explain", "--all-models", "-n", "ns", "-f", "-", "--profile", V122, "-o", "json", stdin=stream(*objects))
-    assert result.code == 3
+    assert result.code == 4
     items = {item["query"]["model"]: item for item in json.loads(result.stdout)["items"]}
     assert items["m"]["outcome"] == "unsupported-input" and items["m"]["rows"] == []
     assert items["n"]["rows"][0]["compatible"]
@@ -786,7 +790,7 @@ def test_code_v015_order_unspecified_does_not_hide_an_earlier_stop():
     assert answer["message"] == "model m is disabled"
     result = run_cli("select", "--isvc", "svc", "-n", "ns", "-f", "-", "--profile", CODE,
                      stdin=stream(*([model(modelParameterSize="NaN")] + objects[1:])))
-    assert result.code == 3 and "outcome order-unspecified" in result.stderr
+    assert result.code == 4 and "outcome order-unspecified" in result.stderr
 
 
 def test_code_v015_I4_no_schema_for_the_isvc_runtime_reference():

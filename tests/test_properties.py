@@ -109,7 +109,7 @@ def test_engine_matches_reference_model(cluster):
 @given(strategies.clusters())
 def test_engine_matches_reference_model_under_v1_2_2(cluster):
     """Profile v1.2.2 (profiles.md section 2: D1, D3, Z3 change explain): the same
-    comparison; its Z3 outcome exits 3. An
+    comparison; its Z3 outcome exits 4 (issue 16). An
     InferenceService without spec.model is an input error there (M6), which
     the model does not read, so such clusters are left out. With -o json an
     outcome is the report with `outcome` and `detail`."""
@@ -119,7 +119,7 @@ def test_engine_matches_reference_model_under_v1_2_2(cluster):
     code, stdout, stderr = run_explain(documents, query, extra=("--profile", "v1.2.2"))
     if expected.get("error", "").startswith("outcome "):  # -o json: the report with outcome and detail
         report = json.loads(stdout)
-        assert (code, report["rows"]) == (3, []), stderr
+        assert (code, report["rows"]) == (4, []), stderr
         assert f"outcome {report['outcome']}: {report['detail']}" == expected["error"]
         return
     assert_same_report(expected, code, stdout, stderr)

@@ -209,7 +209,7 @@ def check_single_answer(answer: QueryAnswer) -> None:
 
 def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -> int:
     """Section 0 of profiles.md: an outcome has no table; one stderr line, or
-    the report with `outcome` for -o json/yaml; exit 3 either way."""
+    the report with `outcome` for -o json/yaml; exit 4 (EXIT_OUTCOME) either way."""
     if output in ("json", "yaml"):
         report.dump(document, output, stdout)
     else:

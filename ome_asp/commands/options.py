@@ -14,7 +14,8 @@ from ome_asp.input.loader import load
 EXIT_OK = 0
 EXIT_ERROR = 1  # E2: every error of explain; the normal negative result of the other commands
 EXIT_USAGE = 2  # input or usage error of the commands other than explain
-EXIT_OUTCOME = 3  # an outcome without a table (profiles.md section 0): unsupported input, panic, order unspecified
+EXIT_OUTCOME = 4  # an outcome without a table (profiles.md section 0): unsupported input, panic, order unspecified;
+# its own code since issue 16 (3 is an internal error only, D-28)
 
 
 def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> None:

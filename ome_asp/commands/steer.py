@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ome_asp.commands.explain import add_explain_targets
+from ome_asp.commands.explain import add_explain_targets, print_outcome
 from ome_asp.commands.options import load_cluster
 from ome_asp.errors import OmeAspError
 from ome_asp.input.objects import (
@@ -121,6 +121,15 @@ class SteerResult:
     candidates: list[Edit]  # every edit considered (the vocabulary applied to this cluster)
 
 
+class Ended(Exception):
+    """The query ends with an outcome without a table (profiles.md section 0):
+    there is no order to steer; the command reports it as explain does (exit 4)."""
+
+    def __init__(self, answer: QueryAnswer) -> None:
+        super().__init__("outcome {}: {}".format(*answer.ended))
+        self.answer = answer
+
+
 def resolve_want(cluster: Cluster, namespace: str, want: str) -> RuntimeRef:
     """--want NAME, ServingRuntime/NAME or ClusterServingRuntime/NAME."""
     kind, _, name = want.rpartition("/")
@@ -142,7 +151,7 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
     if before.error is not None:
         raise OmeAspError(reasons.text(before.error))
     if before.ended is not None:  # profiles.md section 0: there is no order to steer
-        raise OmeAspError("outcome {}: {}".format(*before.ended))
+        raise Ended(before)
     if want not in before.verdicts:
         raise OmeAspError(f"{want} is not a candidate: the admission webhook would deny it (see the warning above)")
     # O1: qualifying ServingRuntimes come before a ClusterServingRuntime whatever
@@ -410,7 +419,12 @@ def run(args, stdin, stdout, stderr) -> int:
         raise UsageError(f"steer cannot search under profile {cluster.profile.name}: its order is Go's sort "
                          "(profiles.md 3.3), not the #minimize order steer's edits are measured against")
     query = Query(args.namespace, model=args.model, isvc=args.isvc)
-    result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want))
+    try:
+        result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want))
+    except Ended as ended:
+        answer = ended.answer
+        document = report.outcome_json(report.query_json(query, answer), answer.ended, cluster.profile.name)
+        return print_outcome(args.output, document, stdout, stderr)
     if args.output == "text":
         stdout.write(render_text(result))
     else:

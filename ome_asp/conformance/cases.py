@@ -351,7 +351,7 @@ def _parse(command: str, out: Output) -> dict:
 def _reduced(command: str, document: dict) -> dict:
     """A command's -o json report reduced to the case answer."""
     if "outcome" in document:  # profiles.md section 0: no table, an error line
-        return {"error": f"outcome {document['outcome']}: {document['detail']}"}
+        return outcome_answer(document)
     return {"explain": explain_answer, "select": select_answer, "admit": admit_answer}[command](document)
 
 
@@ -396,7 +396,11 @@ def _runtime(kind: str, namespace: str | None, name: str) -> dict:
 
 
 def explain_answer(report: dict) -> dict:
-    """A RuntimeExplainReport (explain -o json, serve) reduced to the case answer."""
+    """A RuntimeExplainReport (explain -o json, serve) reduced to the case answer;
+    an outcome report (profiles.md section 0) is the error answer a case expects
+    of it (issue 16: serve's outcome reports under v1.2.2 and code-v0.1.5)."""
+    if "outcome" in report:
+        return outcome_answer(report)
     namespace = report["query"]["namespace"]
     ranking, rejected = [], []
     for row in report["rows"]:
@@ -407,6 +411,11 @@ def explain_answer(report: dict) -> dict:
             checks = [r["check"] for r in row["reasons"]]
             rejected.append({**runtime, "failedCheck": row["failedCheck"], "reason": row["reason"], "checks": checks})
     return {"selected": report["selected"], "ranking": ranking, "rejected": rejected, "message": report["message"]}
+
+
+def outcome_answer(report: dict) -> dict:
+    """An outcome report as the error line explain prints for it."""
+    return {"error": f"outcome {report['outcome']}: {report['detail']}"}
 
 
 def select_answer(selection: dict) -> dict:

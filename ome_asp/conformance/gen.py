@@ -213,26 +213,36 @@ def _explain_rules(query: dict, explain: dict, rules: set) -> None:
 
 
 def _document_rules(documents: list[dict], rules: set) -> None:
+    """Rules the manifests exercise. A case diff shrank may lack any field
+    (issue 16: an entry without modelFormat under code-v0.1.5), so every
+    field is read as optional."""
     for document in documents:
-        spec = document.get("spec") or {}
+        spec = _mapping(document.get("spec"))
         if "modelParameterSize" in spec or "modelSizeRange" in spec:
             rules.add("Z1")
         if any(not re.fullmatch(r"([0-9]+(\.[0-9]*)?|\.[0-9]+)[MBT]?", str(v))
-               for v in [spec.get("modelParameterSize")] + list((spec.get("modelSizeRange") or {}).values()) if v is not None):
+               for v in [spec.get("modelParameterSize")] + list(_mapping(spec.get("modelSizeRange")).values()) if v is not None):
             rules.add("Z2")
-        for entry in spec.get("supportedModelFormats") or []:
+        entries = spec.get("supportedModelFormats")
+        for entry in entries if isinstance(entries, list) else []:
+            entry = _mapping(entry)
             for part in ("modelFormat", "modelFramework"):
-                weight = entry[part].get("weight")
+                side = _mapping(entry.get(part))
+                weight = side.get("weight")
                 if weight == 0:
                     rules.add("S3")
-                if weight is not None and weight < 0:
+                if isinstance(weight, int) and weight < 0:
                     rules.add("S4")
-                if entry[part].get("operator") in ("GreaterThan", "GreaterThanOrEqual"):
+                if side.get("operator") in ("GreaterThan", "GreaterThanOrEqual"):
                     rules.update(("V3", "V8"))
             if "priority" in entry:
                 rules.add("S5")
-        if document.get("kind") in ("BaseModel", "ClusterBaseModel") and "operator" in spec.get("modelFormat", {}):
+        if document.get("kind") in ("BaseModel", "ClusterBaseModel") and "operator" in _mapping(spec.get("modelFormat")):
             rules.add("M5")
+
+
+def _mapping(value) -> dict:
+    return value if isinstance(value, dict) else {}
 
 
 def _by_family(counts: Counter) -> dict[str, list[str]]:
