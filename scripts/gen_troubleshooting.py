@@ -89,8 +89,8 @@ def reason_sections() -> str:
 
 STEER_EXAMPLES = [
     ("worked-example", "llama-demo", "llama-3-2-3b-instruct", "srt-llama-small",
-     "The seed's example: raise srt-llama-small's priority to make it the first ClusterServingRuntime; "
-     "the ServingRuntime team-llama still wins in llama-demo."),
+     "The seed's example: raise srt-llama-small's priority above the other ClusterServingRuntimes' "
+     "scores and disable the ServingRuntime team-llama, which comes first in llama-demo whatever the score."),
     ("examples/14.1-no-rows", "team-a", "llama-3-2-3b-instruct", "srt-llama-1b",
      "A runtime that fails three checks: its size range, its autoSelect gate and its score."),
     ("examples/14.1-no-rows", "team-a", "llama-3-2-3b-instruct", "vllm-legacy",
@@ -109,8 +109,9 @@ def steer_sections() -> str:
            "autoSelect, size range, disabling another runtime, in this order); then the smallest numeric "
            "change. Every edit set that ties is printed (up to 5); `-o yaml` gives them as JSON patches per "
            "object. A ServingRuntime of the namespace that qualifies comes before every ClusterServingRuntime "
-           "whatever the score (O1): then steer makes RUNTIME the first ClusterServingRuntime and says what "
-           "else would be needed.", ""]
+           "whatever the score (O1): then every edit set disables it (the ranking after shows RUNTIME first, "
+           "or steer reports no success) and steer names the other ways (`spec.runtime.name`, a ServingRuntime "
+           "copy).", ""]
     for fixture, namespace, model, want, note in STEER_EXAMPLES:
         path = f"fixtures/{fixture}"
         cluster = load([str(ROOT / path)])

@@ -180,6 +180,9 @@ def test_check_without_expected_prints_the_answer(tmp_path):
     result = run_cli("check", str(tmp_path))
     assert result.code == 1
     assert "no expected.yaml; ome-asp answers:" in result.stdout and "score: 30" in result.stdout
+    # issue 16 bug 4: unindented under a comment line, so all but the summary line is expected.yaml
+    (case / "expected.yaml").write_text(result.stdout.rsplit("\n", 2)[0] + "\n")
+    assert run_cli("check", str(tmp_path)).stdout == "1 passed, 0 failed\n"
 
 
 @pytest.mark.parametrize("edit, message", [
@@ -237,3 +240,22 @@ def test_expected_answer_shapes_are_json():
     """The corpus needs only a YAML/JSON parser: every expected.yaml is plain JSON data."""
     for case in CASES:
         assert json.loads(json.dumps(case.expected)) == case.expected
+
+
+def test_every_explain_report_reads_by_the_report_schema(tmp_path):
+    """Issue 16 bug 2: one schema (fixtures/cases/report.schema.json) parses every
+    RuntimeExplainReport: a table's, an --all-models item with an error, an
+    outcome's (selected: null), and serve's."""
+    jsonschema = pytest.importorskip("jsonschema")
+    worked = str(ROOT / "fixtures" / "worked-example")
+    one_bounded = ROOT / "fixtures" / "cases" / "profiles" / "v1.2.2" / "z3-one-bounded-range-unsupported-input"
+    reports = [
+        json.loads(run_cli("explain", "--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", worked, "-o", "json").stdout),
+        *json.loads(run_cli("explain", "--all-models", "-f", worked, "-o", "json").stdout)["items"],
+    ]
+    case = cases.load_case(one_bounded)
+    outcome = run_cli("explain", *cases.target_flags(case.query), "--profile", "v1.2.2", "-o", "json", stdin=case.manifests)
+    reports.append(json.loads(outcome.stdout))
+    assert outcome.code == 4 and reports[-1]["selected"] is None
+    for document in reports:
+        jsonschema.validate(document, cases.REPORT_SCHEMA)

@@ -201,6 +201,22 @@ def test_I9_denied_runtime_is_warned_about_and_not_a_candidate(tmp_path):
     assert "needs-h100" not in result.stdout
 
 
+def test_reports_carry_warnings_and_denied_runtimes(tmp_path):
+    """Issue 16 bug 2: -o json says what stderr says: `warnings` (each `warning:`
+    line's text) and `denied` (the runtimes admission would deny, which have no row)."""
+    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}}
+    denied = runtime("needs-h100", acceleratorRequirements={"acceleratorClasses": ["nvidia-h100"]})
+    path = write(tmp_path, model(), deployment, denied, runtime("ok"))
+    result = run_cli("explain", "--model", "m", "-f", path, "-o", "json")
+    document = json.loads(result.stdout)
+    assert document["warnings"] == [line[len("warning: "):] for line in result.stderr.splitlines()]
+    assert len(document["warnings"]) == 2
+    assert document["denied"] == [{"kind": "ClusterServingRuntime", "namespace": None, "name": "needs-h100",
+                                   "message": "unknown accelerator classes referenced in AcceleratorRequirements: [nvidia-h100]"}]
+    listed = json.loads(run_cli("explain", "--all-models", "-f", path, "-o", "json").stdout)
+    assert listed["items"][0]["warnings"] == document["warnings"]
+
+
 def test_I11_other_kinds_are_reported(tmp_path):
     deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}}
     path = write(tmp_path, model(), deployment, runtime("rt"))

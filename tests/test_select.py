@@ -379,7 +379,7 @@ def test_json_shape():
     document = select_json("--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", WORKED)
     assert list(document) == [
         "apiVersion", "kind", "profile", "query", "explicit", "selected", "message", "warnings", "admission",
-        "condition", "events",
+        "condition", "events", "inputWarnings", "denied",
     ]
     assert (document["apiVersion"], document["kind"], document["profile"]) == ("ome-asp/v1alpha1", "RuntimeSelection", "v1.3")
     assert document["query"] == {"namespace": "llama-demo", "model": "llama-3-2-3b-instruct"}
@@ -516,3 +516,28 @@ def test_select_all_sections_and_list(tmp_path):
     assert listed["kind"] == "List" and [i["query"]["isvc"] for i in listed["items"]] == ["a", "c", "b"]
     assert listed["items"][0] == select_json("--isvc", "a", "-n", "ns1", "-f", path)
     assert listed["items"][1]["error"] == select("--isvc", "c", "-n", "ns1", "-f", path).stderr[len("error: "):-1]
+
+
+def test_select_all_warnings_name_their_inference_service(tmp_path):
+    """Issue 16 bug 4: with --all, each `Warning:` line says whose it is."""
+    path = write(tmp_path, model("m"), runtime("rt", "ns1"), isvc("a", "ns1", engine={}), isvc("b", "ns1", engine={}))
+    result = select("--all", "-f", path)
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("Warning: ")]
+    assert warnings == [
+        "Warning: InferenceService ns1/a: Runtime rt will be auto-selected for model m",
+        "Warning: InferenceService ns1/b: Runtime rt will be auto-selected for model m",
+    ]
+
+
+def test_selection_reports_input_warnings_and_denied_runtimes(tmp_path):
+    """Issue 16 bug 2: what stderr says reaches -o json too: `inputWarnings` (the
+    `warning:` lines; `warnings` stays the webhook's) and `denied`."""
+    deployment = {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}}
+    denied = runtime("needs", acceleratorRequirements={"acceleratorClasses": ["nope"]})
+    path = write(tmp_path, model(), deployment, denied, runtime("rt", "ns1"), isvc("svc", "ns1"))
+    result = select("--isvc", "svc", "-n", "ns1", "-f", path, "-o", "json")
+    document = json.loads(result.stdout)
+    lines = [line[len("warning: "):] for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert document["inputWarnings"] == lines and len(lines) == 2
+    assert document["denied"] == [{"kind": "ClusterServingRuntime", "namespace": None, "name": "needs",
+                                   "message": "unknown accelerator classes referenced in AcceleratorRequirements: [nope]"}]

@@ -23,16 +23,18 @@ WORKED = str(FIXTURES / "worked-example")
 SEED = ["--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", WORKED]
 
 
-def test_seed_example_raises_the_priority_and_names_the_blocker():
-    """The seed: srt-llama-small becomes the first ClusterServingRuntime with
-    priority 3 -> 4 (score 8 > 6, S3/O2); team-llama still wins (O1)."""
+def test_seed_example_raises_the_priority_and_disables_the_blocker():
+    """The seed: srt-llama-small wins with priority 3 -> 4 (score 8 > 6, S3/O2)
+    and the ServingRuntime team-llama, which comes first whatever the score
+    (O1), disabled: issue 16 bug 3, steer said success with team-llama still
+    first in its own "after" ranking."""
     result = run_cli("steer", *SEED, "--want", "srt-llama-small")
     assert result.code == 0
-    assert "Edit set 1 of 1 (1 edit):\n  1. ClusterServingRuntime srt-llama-small: spec.supportedModelFormats[0].priority: 3 → 4\n" in result.stdout
-    assert "team-llama still wins in llama-demo unless it is changed" in result.stdout
-    assert "srt-llama-small is named in the InferenceService's spec.runtime.name" in result.stdout
+    assert ("Edit set 1 of 1 (2 edits):\n  1. ClusterServingRuntime srt-llama-small: spec.supportedModelFormats[0].priority: 3 → 4\n"
+            "  2. ServingRuntime llama-demo/team-llama: spec.disabled: absent → true\n") in result.stdout
+    assert "name srt-llama-small in the InferenceService's spec.runtime.name" in result.stdout
     ranking = result.stdout.split("selected again on the edited manifests):\n")[1].splitlines()[1:3]
-    assert [line.split()[0] for line in ranking] == ["team-llama", "srt-llama-small"]
+    assert [line.split()[0] for line in ranking] == ["srt-llama-small", "vllm-llama"]
 
 
 def test_yaml_output_is_a_json_patch_per_object():
@@ -43,6 +45,9 @@ def test_yaml_output_is_a_json_patch_per_object():
     assert edit_set["patches"] == [{
         "object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "srt-llama-small"},
         "patch": [{"op": "add", "path": "/spec/supportedModelFormats/0/priority", "value": 4}],
+    }, {
+        "object": {"kind": "ServingRuntime", "namespace": "llama-demo", "name": "team-llama"},
+        "patch": [{"op": "add", "path": "/spec/disabled", "value": True}],
     }]
 
 
@@ -56,6 +61,44 @@ def test_a_disabled_runtime_is_impossible_Q2():
     result = run_cli("steer", "--model", "llama-3-2-3b-instruct", "-n", "team-a", "-f", path, "--want", "vllm-legacy")
     assert result.code == 1
     assert "Impossible: no edit set makes vllm-legacy win, because\n  Q2: runtime is disabled (no edit re-enables a runtime" in result.stdout
+
+
+def test_isvc_naming_a_runtime_is_steered_by_the_name(tmp_path):
+    """Issue 16 bug 4: an InferenceService with spec.runtime.name uses that runtime
+    whatever the ranking (X1); steer --isvc edits the name (it ranked instead)."""
+    documents = list(yaml.safe_load_all(open(WORKED + "/manifests.yaml")))
+    for document in documents:
+        if document["kind"] == "InferenceService":
+            document["spec"]["runtime"] = {"name": "vllm-llama"}
+    path = tmp_path / "named.yaml"
+    path.write_text(yaml.safe_dump_all(documents))
+    target = ["--isvc", "llama-chat", "-n", "llama-demo", "-f", str(path)]
+    result = run_cli("steer", *target, "--want", "srt-llama-small")
+    assert result.code == 0, result.stderr
+    assert "  1. InferenceService llama-demo/llama-chat: spec.runtime.name: vllm-llama → srt-llama-small\n" in result.stdout
+    document = json.loads(run_cli("steer", *target, "--want", "srt-llama-small", "-o", "json").stdout)
+    (edit_set,) = document["editSets"]
+    assert edit_set["selectedAfter"]["name"] == "srt-llama-small"
+    assert edit_set["patches"] == [{"object": {"kind": "InferenceService", "namespace": "llama-demo", "name": "llama-chat"},
+                                    "patch": [{"op": "add", "path": "/spec/runtime",
+                                               "value": {"name": "srt-llama-small", "kind": "ClusterServingRuntime"}}]}]
+    assert "vllm-llama already is used: no edit is needed." in run_cli("steer", *target, "--want", "vllm-llama").stdout
+
+
+def test_a_denied_runtime_is_no_candidate_and_the_error_says_why(tmp_path):
+    """Issue 16 bug 4: the error said "(see the warning above)" with no warning above."""
+    documents = list(yaml.safe_load_all(open(WORKED + "/manifests.yaml")))
+    for document in documents:
+        if document["metadata"]["name"] == "vllm-llama":
+            document["spec"]["acceleratorRequirements"] = {"acceleratorClasses": ["nope"]}
+    path = tmp_path / "denied.yaml"
+    path.write_text(yaml.safe_dump_all(documents))
+    result = run_cli("steer", "--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", str(path), "--want", "vllm-llama")
+    assert result.code == 2
+    assert result.stderr.splitlines()[-1] == (
+        "error: ClusterServingRuntime vllm-llama is not a candidate: the admission webhook would deny it: "
+        "unknown accelerator classes referenced in AcceleratorRequirements: [nope]")
+    assert "see the warning above" not in result.stderr
 
 
 @pytest.mark.parametrize("want, message", [
@@ -101,10 +144,15 @@ def patched(documents: list[dict], patches: list[dict]) -> list[dict]:
     return documents
 
 
-def winner_among(path, query: dict, rivals: str) -> dict | None:
+def winner_among(path, query: dict) -> dict | None:
     target = ["--isvc", query["isvc"]] if "isvc" in query else ["--model", query["model"]]
+    if "isvc" in query:  # an InferenceService that names a runtime uses it (X1): ask select
+        selection = json.loads(run_cli("select", *target, "-n", query["namespace"], "-f", str(path), "-o", "json").stdout)
+        if selection.get("explicit"):
+            used = selection["selected"]
+            return used and {"kind": used["kind"], "runtime": used["name"]}
     report = json.loads(run_cli("explain", *target, "-n", query["namespace"], "-f", str(path), "-o", "json").stdout)
-    rows = [r for r in report["rows"] if r["compatible"] and (rivals == "all" or r["kind"] == "ClusterServingRuntime")]
+    rows = [r for r in report["rows"] if r["compatible"]]
     return rows[0] if rows else None
 
 
@@ -112,8 +160,8 @@ def winner_among(path, query: dict, rivals: str) -> dict | None:
 @given(case=strategies.clusters(), pick=st.integers(min_value=0, max_value=50))
 def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path, case, pick):
     """Each edit set, applied as its JSON patches to the YAML and explained
-    afresh, puts the wanted runtime first (first ClusterServingRuntime when a
-    ServingRuntime blocks it, O1), so admission accepted it too (I9)."""
+    afresh, puts the wanted runtime first (a ServingRuntime that blocks it, O1,
+    disabled), so admission accepted it too (I9)."""
     documents, query = case
     path = tmp_path / "cluster.yaml"
     path.write_text(yaml.safe_dump_all(documents))
@@ -130,20 +178,19 @@ def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path,
     if result.code == 1:
         assert document["editSets"] == [] and document["impossible"]
         return
-    rivals = "cluster" if document["blockedBy"] else "all"
     for edit_set in document["editSets"]:
         edited = tmp_path / "edited.yaml"
         edited.write_text(yaml.safe_dump_all(patched(documents, edit_set["patches"])))
-        first = winner_among(edited, query, rivals)
+        first = winner_among(edited, query)
         assert first is not None and (first["kind"], first["runtime"]) == (want.kind, want.name)
 
 
-def wins(cluster, query: Query, want: RuntimeRef, edits, rivals: str) -> bool:
+def wins(cluster, query: Query, want: RuntimeRef, edits) -> bool:
     edited = cluster
     for edit in edits:
         edited = type(cluster)(**{**edited.__dict__, "runtimes": [
             edit.apply(r) if RuntimeRef(r.kind, r.namespace, r.name) == edit.runtime else r for r in edited.runtimes]})
-    order = [r for r in engine.solve(build_facts(edited, [query]), 1).queries[1].ranking if rivals == "all" or not r.namespaced]
+    order = engine.solve(build_facts(edited, [query]), 1).queries[1].ranking
     return bool(order) and order[0] == want
 
 
@@ -167,11 +214,10 @@ def test_no_smaller_edit_set_exists(case, pick):
     assume(before.error is None and before.verdicts)
     want = sorted(before.verdicts, key=lambda r: (r.kind, r.name))[pick % len(before.verdicts)]
     result = steer.steer(cluster, q, want)
-    rivals = "cluster" if result.blockers else "all"
     size = len(result.edit_sets[0].edits) if result.edit_sets else 2
     assert result.edit_sets or result.impossible
     assume(len(result.candidates) <= 30 and size <= 2)
     for smaller in range(size):
         for edits in itertools.combinations(result.candidates, smaller):
             if compatible(edits):
-                assert not wins(cluster, q, want, edits, rivals), [e.describe() for e in edits]
+                assert not wins(cluster, q, want, edits), [e.describe() for e in edits]

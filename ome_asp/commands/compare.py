@@ -189,7 +189,6 @@ def minimal_causes(before: Cluster, after: Cluster, query: Query, a: QueryAnswer
             fact.wanted_nothing()
         else:
             fact.wanted(runtime_id(*goal))
-            fact.steer_rivals(const("all"))
         for facet, members in numbering:
             fact.facet(facet.term)
             for bit, number in enumerate(members):

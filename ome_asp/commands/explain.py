@@ -96,11 +96,11 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     result = engine.solve(facts, 1, details=details, sizes=args.stats)
     _count(result)
     phases.update(result.stats)
-    warn_denied(result, stderr)
+    notes = report.notes_json(cluster.warnings, warn_denied(result, stderr))
     if not cluster.profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
         print(explain_note(cluster.profile), file=stderr)
     with phases("output"), gc_paused():
-        code = _print_single(args.output, query, result.queries[1], stdout, stderr, cluster.profile)
+        code = _print_single(args.output, query, result.queries[1], stdout, stderr, cluster.profile, notes)
         if details and result.queries[1].verdicts:
             stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights))
     _print_phases(args, phases, facts.program, [result.stats], stderr)
@@ -138,8 +138,9 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
             warn_denied(result, stderr)
             if not profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
                 print(explain_note(profile), file=stderr)
+        notes = report.notes_json(cluster.warnings, report.denials(result))
         with gc_paused():
-            text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile)
+            text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes)
                            for n, (i, query) in enumerate(chunk, 1))
         codes = frozenset(EXIT_ERROR if a.error is not None else EXIT_OUTCOME if a.ended is not None else EXIT_OK
                           for a in result.queries.values())
@@ -182,16 +183,17 @@ def _batch_queries(cluster, namespace: str) -> list[Query]:
 
 
 def _print_single(
-    output: str, query: Query, answer: QueryAnswer, stdout: TextIO, stderr: TextIO, profile: profiles.Profile
+    output: str, query: Query, answer: QueryAnswer, stdout: TextIO, stderr: TextIO, profile: profiles.Profile,
+    notes: dict = report.NO_NOTES,
 ) -> int:
     check_single_answer(answer)
     if answer.note is not None:
         print(reasons.text(answer.note), file=stderr)
     if answer.ended is not None:
-        document = report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)
+        document = report.outcome_json(report.query_json(query, answer), answer.ended, profile.name, notes)
         return print_outcome(output, document, stdout, stderr)
     if output in ("json", "yaml"):
-        report.dump(report.explain_json(query, answer, profile.name, for_json=output == "json"), output, stdout)
+        report.dump(report.explain_json(query, answer, profile.name, for_json=output == "json", notes=notes), output, stdout)
     elif not answer.verdicts:
         print(NO_RUNTIMES, file=stderr)  # E6: no candidates at all, no table
     else:
@@ -217,12 +219,13 @@ def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -
     return EXIT_OUTCOME
 
 
-def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, profile: profiles.Profile) -> str:
+def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, profile: profiles.Profile,
+                 notes: dict = report.NO_NOTES) -> str:
     """A query's part of a batch: its report as a List's item, or its table
     section headed by the equivalent single command (after a blank line)."""
     if output in ("json", "yaml"):
-        item = (report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)
-                if answer.ended is not None else report.explain_json(query, answer, profile.name, output == "json"))
+        item = (report.outcome_json(report.query_json(query, answer), answer.ended, profile.name, notes)
+                if answer.ended is not None else report.explain_json(query, answer, profile.name, output == "json", notes))
         return report.list_item(output, item, first)
     header = ("" if first else "\n") + f"# explain --model {query.model} -n {query.namespace}\n"
     if answer.error is not None:
@@ -234,11 +237,16 @@ def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, pr
     return header + report.explain_table(answer, wide=output == "wide")
 
 
-def warn_denied(result: Answer, stderr: TextIO) -> None:
-    """I9: one line per runtime the admission webhook would deny."""
-    for runtime in sorted(result.denied, key=report.runtime_sort_key):
-        message = reasons.admission_text(result.denied[runtime], runtime, result.unknown_classes.get(runtime, []))
-        print(f"warning: {runtime} would be denied by admission: {message}", file=stderr)
+def warn_denied(result: Answer, stderr: TextIO) -> list:
+    """I9: one line per runtime the admission webhook would deny; returns them
+    as report.denials does, for the report's `denied`."""
+    return print_denied(report.denials(result), stderr)
+
+
+def print_denied(denied: list, stderr: TextIO) -> list:
+    for runtime, message in denied:
+        print(f"warning: {report.denial_warning(runtime, message)}", file=stderr)
+    return denied
 
 
 def _count(result: Answer) -> None:

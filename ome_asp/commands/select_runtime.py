@@ -72,8 +72,8 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     facts = build_facts(cluster, [query])
     args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
     result = engine.solve(facts, 1, outcome=True)
-    warn_denied(result, stderr)
-    selection = Selection(query, result.queries[1], cluster.profile.name)
+    notes = report.notes_json(cluster.warnings, warn_denied(result, stderr))
+    selection = Selection(query, result.queries[1], cluster.profile.name, notes)
     if selection.error is not None:
         raise UsageError(selection.error)
     if selection.ended is not None:  # profiles.md section 0: the same report for every command
@@ -98,7 +98,8 @@ def _run_batch(args, cluster, queries: list[Query], stdout: TextIO, stderr: Text
         stderr = io.StringIO()
         if batch.is_first(chunk):  # the cluster's warnings, once
             warn_denied(result, stderr)
-        selections = [Selection(query, result.queries[n], profile) for n, (_, query) in enumerate(chunk, 1)]
+        notes = report.notes_json(cluster.warnings, report.denials(result))
+        selections = [Selection(query, result.queries[n], profile, notes) for n, (_, query) in enumerate(chunk, 1)]
         text = "".join(_batch_piece(output, i == 0, s, stderr) for (i, _), s in zip(chunk, selections))
         codes = frozenset(
             EXIT_NONE if s.ended is None and s.outcome.used is None else EXIT_OUTCOME if s.ended is not None
@@ -115,7 +116,7 @@ def _batch_piece(output: str, first: bool, selection: Selection, stderr: TextIO)
     if output != "text":
         return report.list_item(output, selection.document(), first)
     query = selection.query
-    return ("" if first else "\n") + f"# select --isvc {query.isvc} -n {query.namespace}\n{selection.text_output(stderr)}"
+    return ("" if first else "\n") + f"# select --isvc {query.isvc} -n {query.namespace}\n{selection.text_output(stderr, named=True)}"
 
 
 def ended_by(answer: QueryAnswer) -> tuple[str, str] | None:
@@ -135,8 +136,9 @@ def ended_by(answer: QueryAnswer) -> tuple[str, str] | None:
 class Selection:
     """One answer of select, rendered: every text of the outcome."""
 
-    def __init__(self, query: Query, answer: QueryAnswer, profile: str = profiles.DEFAULT) -> None:
+    def __init__(self, query: Query, answer: QueryAnswer, profile: str = profiles.DEFAULT, notes: dict = report.NO_NOTES) -> None:
         self.query, self.answer, self.outcome, self.profile = query, answer, answer.outcome, profile
+        self.notes = notes
         outcome = self.outcome
         # an InferenceService that select cannot answer for (a usage error alone; --all reports it)
         self.error = None if outcome.error is None else reasons.outcome_text(outcome.error)
@@ -151,14 +153,17 @@ class Selection:
         no_runtime = report.no_runtime_message(self.answer, self.query.namespace) if self.answer.label is not None else None
         return reasons.outcome_text(term, details, no_runtime)
 
-    def text_output(self, stderr: TextIO) -> str:
-        """stdout of the text output; the warnings go to stderr as kubectl prints them."""
+    def text_output(self, stderr: TextIO, named: bool = False) -> str:
+        """stdout of the text output; the warnings go to stderr as kubectl prints
+        them, each naming its InferenceService when several are answered (`named`,
+        select --all: issue 16)."""
         if self.error is not None:
             return f"error: {self.error}\n"
         if self.ended is not None:
             return "error: outcome {}: {}\n".format(*self.ended)
+        prefix = f"InferenceService {self.query.namespace}/{self.query.isvc}: " if named else ""
         for warning in self.warnings:
-            print(f"Warning: {warning}", file=stderr)
+            print(f"Warning: {prefix}{warning}", file=stderr)
         if self.outcome.used is not None:
             return f"{self.outcome.used}\n"
         denial = "" if self.denial is None else reasons.isvc_denial(self.denial) + "\n"
@@ -169,9 +174,9 @@ class Selection:
         select cannot answer for has `error` instead of the outcome."""
         if self.error is not None:
             return {"apiVersion": report.API_VERSION, "kind": "RuntimeSelection", "profile": self.profile,
-                    "query": self.query_json(), "error": self.error}
+                    "query": self.query_json(), "selected": None, "error": self.error}
         if self.ended is not None:
-            return report.outcome_json(self.query_json(), self.ended, self.profile)
+            return report.outcome_json(self.query_json(), self.ended, self.profile, self.notes)
         outcome = self.outcome
         condition = None
         if outcome.condition is not None:
@@ -202,6 +207,9 @@ class Selection:
                 {"type": "Warning", "reason": reasons.event_reason(reason), "message": self.text(message)}
                 for reason, message in outcome.events
             ],
+            # `warnings` is the webhook's (above); the `warning:` lines of stderr are these (issue 16, D-57)
+            "inputWarnings": self.notes["warnings"],
+            "denied": self.notes["denied"],
         }
 
     def query_json(self) -> dict:

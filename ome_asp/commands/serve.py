@@ -75,6 +75,8 @@ class Oracle:
         # solve, kept for repeats, but only so many (a client may send ever
         # new names).
         self._misses: OrderedDict[Query, QueryAnswer] = OrderedDict()
+        # report.denials of the cluster: every solve gives the same (I9 depends on no query)
+        self.denied: list = []
 
     def answer(self, query: Query) -> QueryAnswer:
         answers = self._namespace(query.namespace)
@@ -83,10 +85,15 @@ class Oracle:
         if query in self._misses:
             self._misses.move_to_end(query)
         else:
-            self._misses[query] = solve_one(self.cluster, query)
+            result = solve_one(self.cluster, query)
+            self._misses[query], self.denied = result.queries[1], report.denials(result)
             if len(self._misses) > CACHED_MISSES:
                 self._misses.popitem(last=False)
         return self._misses[query]
+
+    def notes(self) -> dict:
+        """The report's `warnings` and `denied` (issue 16), after an answer."""
+        return report.notes_json(self.cluster.warnings, self.denied)
 
     def _namespace(self, namespace: str) -> dict[Query, QueryAnswer]:
         if namespace in self._answers:
@@ -97,6 +104,7 @@ class Oracle:
         if queries:
             result = engine.solve(build_facts(self.cluster, queries), len(queries))
             answers = {q: result.queries[n] for n, q in enumerate(queries, 1)}
+            self.denied = report.denials(result)
         self._answers[namespace] = answers
         if len(self._answers) > CACHED_NAMESPACES:
             self._answers.popitem(last=False)
@@ -111,8 +119,8 @@ def namespace_queries(cluster: Cluster, namespace: str) -> list[Query]:
     return [Query(namespace, model=m) for m in models] + [Query(namespace, isvc=i) for i in isvcs]
 
 
-def solve_one(cluster: Cluster, query: Query) -> QueryAnswer:
-    return engine.solve(build_facts(cluster, [query]), 1).queries[1]
+def solve_one(cluster: Cluster, query: Query) -> Answer:
+    return engine.solve(build_facts(cluster, [query]), 1)
 
 
 def respond(request: dict, oracle, default: profiles.Profile = profiles.V1_3, max_bytes: int = MAX_INPUT_BYTES) -> dict:
@@ -131,6 +139,7 @@ def respond_all(
     responses: list[dict] = []
     pending: list[int] = []  # where the answers of `cases` go
     cases: list[tuple[str, Facts, Query | None, profiles.Profile]] = []
+    input_warnings: list[list[str]] = []  # each case's cluster's warnings (its report's, issue 16)
     for request in requests:
         if isinstance(request, str):
             responses.append({"id": None, "error": request})
@@ -146,15 +155,21 @@ def respond_all(
             elif oracle is None:
                 raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
             elif command == "explain":
-                response.update(_explain_report(query, oracle(profile).answer(query), profile))
+                loaded = oracle(profile)
+                response.update(_explain_report(query, loaded.answer(query), profile, notes=loaded.notes()))
                 continue
             else:
                 cluster = oracle(profile).cluster
             cases.append((command, build_facts(cluster, [] if query is None else [query]), query, profile))
             pending.append(len(responses) - 1)
+            input_warnings.append(cluster.warnings)
         except OmeAspError as error:
             response["error"] = str(error)
-    for i, answer in zip(pending, answer_worlds(cases)):
+    for i, warnings, answer in zip(pending, input_warnings, answer_worlds(cases)):
+        if warnings and "report" in answer:  # answer_worlds knows facts, not the manifests' warnings
+            key = "inputWarnings" if answer["report"]["kind"] == "RuntimeSelection" else "warnings"
+            if key in answer["report"]:
+                answer["report"][key] = [*warnings, *answer["report"][key]]
         responses[i].update(answer)
     return responses
 
@@ -179,18 +194,22 @@ def answer_worlds(cases: list[tuple[str, Facts, Query | None, profiles.Profile]]
     return answers
 
 
-def _explain_report(query: Query, answer: Answer | QueryAnswer, profile: profiles.Profile, facts=None) -> dict:
-    """explain -o json's report, or the error explain prints."""
+def _explain_report(query: Query, answer: Answer | QueryAnswer, profile: profiles.Profile, facts=None,
+                    notes: dict | None = None) -> dict:
+    """explain -o json's report, or the error explain prints; `notes` (the
+    report's warnings and denied) default to an Answer's denials."""
+    if notes is None:
+        notes = report.notes_json([], report.denials(answer))
     answer = answer.queries[1] if isinstance(answer, Answer) else answer
     check_single_answer(answer)
     if answer.ended is not None:
-        return {"report": report.outcome_json(report.query_json(query, answer), answer.ended, profile.name)}
-    return {"report": report.explain_json(query, answer, profile.name)}
+        return {"report": report.outcome_json(report.query_json(query, answer), answer.ended, profile.name, notes)}
+    return {"report": report.explain_json(query, answer, profile.name, notes)}
 
 
 def _select_report(query: Query, answer: Answer, profile: profiles.Profile, facts=None) -> dict:
     """select -o json's report (an outcome's report too), or the error select prints."""
-    selection = Selection(query, answer.queries[1], profile.name)
+    selection = Selection(query, answer.queries[1], profile.name, report.notes_json([], report.denials(answer)))
     if selection.error is not None:
         raise OmeAspError(selection.error)
     return {"report": selection.document()}

@@ -17,7 +17,7 @@ import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ome_asp.commands.explain import add_explain_targets, print_outcome
+from ome_asp.commands.explain import add_explain_targets, print_denied, print_outcome
 from ome_asp.commands.options import load_cluster
 from ome_asp.errors import OmeAspError
 from ome_asp.input.objects import (
@@ -49,7 +49,10 @@ EDITABLE = frozenset({
     "entry", "entry_priority", "entry_auto_select", "runtime_disabled",
     "runtime_size_range", "runtime_size_bound", "runtime_range_width",
 })
-KIND_ORDER = {"priority": 1, "weight": 2, "autoSelect": 3, "sizeRange": 4, "disable": 5}
+# The edit kinds, as encoding/steer.lp names them (its kind_rank/2 orders them
+# for minimality); this order is only how an edit set is listed.
+KINDS = ("priority", "weight", "auto_select", "size_range", "disable", "runtime_name")
+INFERENCE_SERVICE = "InferenceService"
 INT32_MAX, INT64_MIN, INT64_MAX = 2**31 - 1, -(2**63), 2**63 - 1
 MAX_SETS = 5
 
@@ -58,8 +61,8 @@ MAX_SETS = 5
 class Edit:
     """One change to one runtime's manifest."""
 
-    kind: str  # a key of KIND_ORDER
-    runtime: RuntimeRef
+    kind: str  # one of KINDS
+    runtime: RuntimeRef  # the object it changes (kind InferenceService for runtime_name)
     path: str  # the YAML path it sets or removes, e.g. spec.supportedModelFormats[0].priority
     old: object  # the value before (None: absent)
     new: object  # the value after (None: removed)
@@ -69,6 +72,11 @@ class Edit:
 
     def describe(self) -> str:
         shown = lambda v: "absent" if v is None else ("true" if v is True else "false" if v is False else str(v))  # noqa: E731
+        if self.kind == "runtime_name":
+            change = f"spec.runtime.name: {shown(self.old['name'])} → {self.new['name']}"
+            if self.old["kind"] != self.new["kind"]:
+                change += f", spec.runtime.kind: {shown(self.old['kind'])} → {self.new['kind']}"
+            return f"{INFERENCE_SERVICE} {shown(self.runtime.namespace)}/{shown(self.runtime.name)}: {change}"
         if self.kind == "disable":
             return f"{self.runtime}: spec.disabled: {shown(self.old)} → true"
         if self.new is None:
@@ -84,10 +92,13 @@ class Edit:
         # may be absent and defaulted, I3).
         return {"op": "add", "path": pointer, "value": self.new}
 
-    def apply(self, runtime: Runtime) -> Runtime:
+    def apply(self, runtime):
+        """The object (a Runtime, or the InferenceService for runtime_name) with the edit made."""
+        if self.kind == "runtime_name":
+            return dataclasses.replace(runtime, runtime_name=self.new["name"], runtime_kind=self.new["kind"])
         if self.kind == "disable":
             return dataclasses.replace(runtime, disabled=True)
-        if self.kind == "sizeRange":
+        if self.kind == "size_range":
             if self.new is None:
                 return dataclasses.replace(runtime, size_range=None)
             return dataclasses.replace(runtime, size_range=dataclasses.replace(runtime.size_range, **{self.bound: self.new}))
@@ -95,7 +106,7 @@ class Edit:
         entry = entries[self.entry]
         if self.kind == "priority":
             entry = dataclasses.replace(entry, priority=self.new)
-        elif self.kind == "autoSelect":
+        elif self.kind == "auto_select":
             entry = dataclasses.replace(entry, auto_select=True)
         else:
             side = "model_format" if self.side == "format" else "model_framework"
@@ -119,15 +130,17 @@ class SteerResult:
     before: QueryAnswer
     impossible: list[str]  # why no edit set exists (reason texts), when none does
     candidates: list[Edit]  # every edit considered (the vocabulary applied to this cluster)
+    denied: list  # report.denials: runtimes admission would deny (warned on stderr, `denied` in the report)
+    named: RuntimeRef | None = None  # the runtime the InferenceService names (spec.runtime.name): no ranking decides
 
 
 class Ended(Exception):
     """The query ends with an outcome without a table (profiles.md section 0):
     there is no order to steer; the command reports it as explain does (exit 4)."""
 
-    def __init__(self, answer: QueryAnswer) -> None:
+    def __init__(self, answer: QueryAnswer, denied: list) -> None:
         super().__init__("outcome {}: {}".format(*answer.ended))
-        self.answer = answer
+        self.answer, self.denied = answer, denied
 
 
 def resolve_want(cluster: Cluster, namespace: str, want: str) -> RuntimeRef:
@@ -147,34 +160,61 @@ def resolve_want(cluster: Cluster, namespace: str, want: str) -> RuntimeRef:
 
 
 def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
-    before = engine.solve(build_facts(cluster, [query]), 1).queries[1]
+    result = engine.solve(build_facts(cluster, [query]), 1)
+    before, denied = result.queries[1], report.denials(result)
     if before.error is not None:
         raise OmeAspError(reasons.text(before.error))
     if before.ended is not None:  # profiles.md section 0: there is no order to steer
-        raise Ended(before)
-    if want not in before.verdicts:
-        raise OmeAspError(f"{want} is not a candidate: the admission webhook would deny it (see the warning above)")
+        raise Ended(before, denied)
+    if want not in before.verdicts:  # I9: only a denied runtime is no candidate; the message says why
+        raise OmeAspError(f"{want} is not a candidate: the admission webhook would deny it: {dict(denied)[want]}")
+    isvc = next((i for i in cluster.inference_services
+                 if query.isvc is not None and (i.namespace, i.name) == (query.namespace, query.isvc)), None)
+    if isvc is not None and isvc.runtime_name:
+        return _steer_named(cluster, query, want, isvc, before, denied)
     # O1: qualifying ServingRuntimes come before a ClusterServingRuntime whatever
-    # its score; then the goal is the first ClusterServingRuntime.
+    # its score; only disabling them (an edit of the vocabulary) lets it win, so
+    # the goal is always the first place, never "first ClusterServingRuntime"
+    # (issue 16: steer said success where the ranking after still had another first).
     blockers = [] if want.namespaced else [r for r in before.ranking if r.namespaced]
-    goal = "cluster" if blockers else "all"
     runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
-    rivals = [r for r in before.ranking if r != want and (goal == "all" or not r.namespaced)]
-    candidates = _Candidates(cluster, query, runtime, before, rivals, goal)
+    rivals = [r for r in before.ranking if r != want]
+    candidates = _Candidates(cluster, query, runtime, before, rivals)
     facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + engine.STEER)
     found = _solve(facts, candidates)
-    edit_sets = [_verify(cluster, query, want, edits, goal) for edits in found]
+    edit_sets = [_verify(cluster, query, want, edits) for edits in found]
     impossible = [] if edit_sets else _why_impossible(before.verdicts[want])
-    return SteerResult(want, query, blockers, edit_sets, before, impossible, list(candidates.edits.values()))
+    return SteerResult(want, query, blockers, edit_sets, before, impossible, list(candidates.edits.values()), denied)
+
+
+def _steer_named(cluster: Cluster, query: Query, want: RuntimeRef, isvc, before: QueryAnswer, denied: list) -> SteerResult:
+    """An InferenceService that names a runtime uses that one (X1), whatever the
+    ranking (issue 16: steer --isvc ranked as if it did not): the edit is the name."""
+    from ome_asp.commands.select_runtime import Selection
+
+    named = RuntimeRef(isvc.runtime_kind or CLUSTER_SERVING_RUNTIME, isvc.namespace if isvc.runtime_kind == SERVING_RUNTIME else None,
+                       isvc.runtime_name)
+    edits = []
+    if named != want:
+        # the whole spec.runtime in one JSON patch operation, autoSync kept
+        sync = {} if isvc.runtime_auto_sync is None else {"autoSync": isvc.runtime_auto_sync}
+        edits = [Edit("runtime_name", RuntimeRef(INFERENCE_SERVICE, isvc.namespace, isvc.name), "spec.runtime",
+                      {"name": isvc.runtime_name, "kind": isvc.runtime_kind}, {"name": want.name, "kind": want.kind, **sync})]
+    edited = dataclasses.replace(cluster, inference_services=[
+        edits[0].apply(i) if edits and i is isvc else i for i in cluster.inference_services])
+    answer = engine.solve(build_facts(edited, [query]), 1, outcome=True).queries[1]
+    if answer.outcome.used == want:
+        return SteerResult(want, query, [], [EditSet(edits, answer)], before, [], edits, denied, named)
+    why = Selection(query, answer).message or "OME uses no runtime"
+    return SteerResult(want, query, [], [], before, [f"spec.runtime.name names {want.name}, and {why}"], edits, denied, named)
 
 
 class _Candidates:
     """The candidate edits: for each, the facts that describe it."""
 
     def __init__(self, cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer,
-                 rivals: list[RuntimeRef], goal: str) -> None:
+                 rivals: list[RuntimeRef]) -> None:
         self.runtime = runtime
-        self.goal = goal
         self.want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
         self.before = before
         self.rivals = rivals
@@ -185,7 +225,6 @@ class _Candidates:
         fact = builder.fact
         t = runtime_id(self.runtime.kind, self.runtime.namespace, self.runtime.name)
         fact.wanted(t)
-        fact.steer_rivals(const(self.goal))
         targets = sorted({self.before.verdicts[r].score for r in self.rivals} | {0})
         priorities = set()
         for i, entry in enumerate(self.runtime.entries):
@@ -194,7 +233,7 @@ class _Candidates:
         for i, entry in enumerate(self.runtime.entries):
             for p in sorted(priorities - {entry.priority or 1}):
                 edit = Edit("priority", self.want, f"spec.supportedModelFormats[{i}].priority", entry.priority, p, entry=i)
-                edit_term = self._edit(builder, edit, term("priority", i, p), ("number", i), abs(p - (entry.priority or 1)), 3)
+                edit_term = self._edit(builder, edit, term("priority", i, p), ("number", i), abs(p - (entry.priority or 1)))
                 fact.edit_priority(edit_term, i, p)
                 fact.edit_weights(edit_term, i, entries.weights(dataclasses.replace(entry, priority=p)))
             p = entry.priority or 1
@@ -205,12 +244,12 @@ class _Candidates:
                 for w in sorted(values - {ref.weight}):
                     path = f"spec.supportedModelFormats[{i}].{'modelFormat' if side == 'format' else 'modelFramework'}.weight"
                     edit = Edit("weight", self.want, path, ref.weight, w, entry=i, side=side)
-                    edit_term = self._edit(builder, edit, term("weight", i, const(side), _int_arg(w)), ("number", i), abs(w - ref.weight), 2)
+                    edit_term = self._edit(builder, edit, term("weight", i, const(side), _int_arg(w)), ("number", i), abs(w - ref.weight))
                     changed = dataclasses.replace(ref, weight=w)
                     field = "model_format" if side == "format" else "model_framework"
                     fact.edit_weights(edit_term, i, entries.weights(dataclasses.replace(entry, **{field: changed})))
             if entry.auto_select is not True:
-                edit = Edit("autoSelect", self.want, f"spec.supportedModelFormats[{i}].autoSelect", entry.auto_select, True, entry=i)
+                edit = Edit("auto_select", self.want, f"spec.supportedModelFormats[{i}].autoSelect", entry.auto_select, True, entry=i)
                 fact.edit_auto_select(self._edit(builder, edit, term("auto_select", i), ("auto_select", i)), i)
         self._range_edits(builder)
         for rival in self.rivals:
@@ -231,28 +270,28 @@ class _Candidates:
                 old = getattr(size_range, bound)
                 if old is None or not outside(parse_size(old)):
                     continue
-                edit = Edit("sizeRange", self.want, f"spec.modelSizeRange.{bound}", old, text, bound=bound)
+                edit = Edit("size_range", self.want, f"spec.modelSizeRange.{bound}", old, text, bound=bound)
                 change = abs(parse_size(old) - size)
                 worst = max(worst, change)
-                edit_term = self._edit(builder, edit, term("widen", const(bound)), ("range",), change, 1)
+                edit_term = self._edit(builder, edit, term("widen", const(bound)), ("range",), change)
                 fact.edit_bound(edit_term, const(bound), text, exact(size))
                 other = size_range.max if bound == "min" else size_range.min
                 if other is not None:
                     low, high = (size, parse_size(other)) if bound == "min" else (parse_size(other), size)
                     fact.edit_width(edit_term, exact(high - low))
-        edit = Edit("sizeRange", self.want, "spec.modelSizeRange", {k: v for k, v in (("min", size_range.min), ("max", size_range.max)) if v is not None}, None)
-        fact.edit_drop_range(self._edit(builder, edit, const("drop_range"), ("range",), worst + 1, 1))
+        edit = Edit("size_range", self.want, "spec.modelSizeRange", {k: v for k, v in (("min", size_range.min), ("max", size_range.max)) if v is not None}, None)
+        fact.edit_drop_range(self._edit(builder, edit, const("drop_range"), ("range",), worst + 1))
 
-    def _edit(self, builder: FactBuilder, edit: Edit, edit_term: Term, slot: tuple, change=None, level=None) -> Term:
+    def _edit(self, builder: FactBuilder, edit: Edit, edit_term: Term, slot: tuple, change=None) -> Term:
         fact = builder.fact
         self.edits[edit_term.text] = edit
         fact.edit(edit_term)
-        fact.edit_kind(edit_term, KIND_ORDER[edit.kind])
+        fact.edit_kind(edit_term, const(edit.kind))
         fact.edit_slot(edit_term, term(*slot) if len(slot) > 1 else const(slot[0]))
         if edit.runtime != self.want:
             fact.edit_on_other(edit_term)
         if change is not None:
-            fact.edit_change(edit_term, level, builder.exact(change))
+            fact.edit_change(edit_term, builder.exact(change))
         return edit_term
 
 
@@ -295,9 +334,9 @@ def _solve(facts: Facts, candidates: _Candidates) -> list[list[Edit]]:
     return [[candidates.edits[term] for term in edit_set] for edit_set in found]
 
 
-def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit], goal: str) -> EditSet:
+def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit]) -> EditSet:
     """Apply the edits to the manifests and select again: the edit set must make
-    `want` the first runtime (the first ClusterServingRuntime when blocked)."""
+    `want` the first runtime, or steer reports no success (issue 16)."""
     by_ref = {e.runtime: [] for e in edits}
     for e in edits:
         by_ref[e.runtime].append(e)
@@ -308,10 +347,9 @@ def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit],
         runtimes.append(rt)
     edited = dataclasses.replace(cluster, runtimes=runtimes)
     answer = engine.solve(build_facts(edited, [query]), 1).queries[1]
-    order = [r for r in answer.ranking if goal == "all" or not r.namespaced]
-    if not order or order[0] != want:
+    if not answer.ranking or answer.ranking[0] != want:
         raise engine.InternalError(f"steer: the edit set {[e.describe() for e in edits]} does not make {want} win when applied")
-    return EditSet(sorted(edits, key=lambda e: (KIND_ORDER[e.kind], e.path)), answer)
+    return EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer)
 
 
 def _why_impossible(verdict: Verdict) -> list[str]:
@@ -340,26 +378,28 @@ def render_text(result: SteerResult) -> str:
     if result.blockers:
         names = ", ".join(str(b) for b in result.blockers)
         lines.append(f"{names} comes before every ClusterServingRuntime in {query.namespace} whatever the score (O1), "
-                     f"so the edits below make {want.name} the first ClusterServingRuntime.")
+                     f"so every edit set disables it; other ways: name {want.name} in the InferenceService's "
+                     f"spec.runtime.name, or create a ServingRuntime copy of {want.name} in {query.namespace}.")
     if not result.edit_sets:
         lines.append(f"Impossible: no edit set makes {want.name} win, because")
         lines += [f"  {reason}" for reason in result.impossible]
         return "\n".join(lines) + "\n"
+    if result.named is not None:
+        lines.append(f"The InferenceService names {result.named} in spec.runtime.name: OME uses that runtime "
+                     "whatever the ranking (X1), so the edit is the name.")
     if not result.edit_sets[0].edits:
-        lines.append(f"{want.name} already ranks first: no edit is needed.")
+        lines.append(f"{want.name} already {'is used' if result.named else 'ranks first'}: no edit is needed.")
     for number, edit_set in enumerate(result.edit_sets, 1):
         if not edit_set.edits:
             continue
         count = len(edit_set.edits)
         lines += ["", f"Edit set {number} of {len(result.edit_sets)} ({count} edit{'s' if count > 1 else ''}):"]
         lines += [f"  {k}. {edit.describe()}" for k, edit in enumerate(edit_set.edits, 1)]
+        if result.named is not None:
+            lines += ["", f"Used after edit set {number} (selected again on the edited manifests): {edit_set.answer.outcome.used}"]
+            continue
         lines += ["", f"Ranking after edit set {number} (selected again on the edited manifests):"]
         lines.append(explain_table(edit_set.answer).rstrip("\n"))
-    if result.blockers:
-        first = result.blockers[0]
-        lines += ["", f"{first.name} still wins in {query.namespace} unless it is changed (for example spec.disabled: true "
-                      f"on {first}), or {want.name} is named in the InferenceService's spec.runtime.name, or a "
-                      f"ServingRuntime copy of {want.name} is created in {query.namespace}."]
     return "\n".join(lines) + "\n"
 
 
@@ -377,6 +417,8 @@ def to_document(result: SteerResult) -> dict:
             "edits": [{"object": ref(e.runtime), "path": e.path, "from": e.old, "to": e.new} for e in edit_set.edits],
             "patches": [{"object": ref(r), "patch": ops} for r, ops in patches.items()],
             "rankingAfter": [ref(r) for r in edit_set.answer.ranking],
+            # the runtime OME uses after the edits: the first of the ranking, or the named one (X1)
+            "selectedAfter": ref(edit_set.answer.outcome.used if result.named else edit_set.answer.ranking[0]),
         })
     query = {"namespace": result.query.namespace}
     query.update({"model": result.query.model} if result.query.model is not None else {"isvc": result.query.isvc})
@@ -422,11 +464,12 @@ def run(args, stdin, stdout, stderr) -> int:
     try:
         result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want))
     except Ended as ended:
-        answer = ended.answer
-        document = report.outcome_json(report.query_json(query, answer), answer.ended, cluster.profile.name)
+        answer, notes = ended.answer, report.notes_json(cluster.warnings, print_denied(ended.denied, stderr))
+        document = report.outcome_json(report.query_json(query, answer), answer.ended, cluster.profile.name, notes)
         return print_outcome(args.output, document, stdout, stderr)
+    print_denied(result.denied, stderr)
     if args.output == "text":
         stdout.write(render_text(result))
     else:
-        report.dump(to_document(result), args.output, stdout)
+        report.dump({**to_document(result), **report.notes_json(cluster.warnings, result.denied)}, args.output, stdout)
     return 0 if result.edit_sets else 1

@@ -180,7 +180,56 @@ EXPECTED_SCHEMA = {
     },
 }
 
-SCHEMAS = {"case.schema.json": CASE_SCHEMA, "expected.schema.json": EXPECTED_SCHEMA}
+_NULLABLE_INT = {"type": ["integer", "null"]}
+_RUNTIME = {"type": "object", "required": _RUNTIME_KEYS, "additionalProperties": False, "properties": _RUNTIME_PROPERTIES}
+
+# One schema reads every RuntimeExplainReport: explain -o json (each item of an
+# --all-models List), serve's `report`, and an outcome's report (issue 16).
+REPORT_SCHEMA = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "ome-asp/report.schema.json",
+    "title": "RuntimeExplainReport: explain -o json, serve's report, an outcome's report",
+    "type": "object",
+    "required": ["apiVersion", "kind", "profile", "query", "selected", "rows", "warnings", "denied"],
+    "additionalProperties": False,
+    "properties": {
+        "apiVersion": {"const": report.API_VERSION},
+        "kind": {"const": "RuntimeExplainReport"},
+        "profile": {"enum": list(PROFILES)},
+        "query": {
+            "type": "object", "required": ["namespace"], "additionalProperties": False,
+            "properties": {"namespace": {"type": "string"}, "model": {"type": ["string", "null"]}, "isvc": {"type": "string"}},
+        },
+        "selected": {"oneOf": [{"type": "null"}, _RUNTIME], "description": "the first row's runtime; null when none qualifies or an outcome ends the query"},
+        "rows": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["runtime", "kind", "scope", "compatible", "rank", "score", "priority", "weight", "distance",
+                         "reason", "failedCheck", "reasons"],
+            "properties": {
+                "runtime": {"type": "string"}, "kind": _RUNTIME_PROPERTIES["kind"],
+                "scope": {"enum": ["Namespaced", "Cluster"]}, "compatible": {"type": "boolean"},
+                "rank": _NULLABLE_INT, "score": _NULLABLE_INT, "priority": _NULLABLE_INT, "weight": _NULLABLE_INT,
+                "distance": {"type": ["string", "null"]}, "reason": {"type": ["string", "null"]},
+                "failedCheck": {"type": ["string", "null"]},
+                "reasons": {"type": "array", "items": {
+                    "type": "object", "required": ["check", "message"], "additionalProperties": False,
+                    "properties": {"check": {"type": "string"}, "message": {"type": "string"}},
+                }},
+            },
+        }},
+        "message": {"type": ["string", "null"], "description": "O8's no-runtime message"},
+        "outcome": {"type": "string", "description": "an outcome without a table (profiles.md section 0)"},
+        "detail": {"type": "string"},
+        "error": {"type": "string", "description": "a query explain cannot answer (--all-models)"},
+        "warnings": {**_STRINGS, "description": "the text of each `warning:` line of stderr"},
+        "denied": {"type": "array", "description": "the runtimes the admission webhook would deny (I9)", "items": {
+            "type": "object", "required": [*_RUNTIME_KEYS, "message"], "additionalProperties": False,
+            "properties": {**_RUNTIME_PROPERTIES, "message": {"type": "string"}},
+        }},
+    },
+}
+
+SCHEMAS = {"case.schema.json": CASE_SCHEMA, "expected.schema.json": EXPECTED_SCHEMA, "report.schema.json": REPORT_SCHEMA}
 
 
 @dataclass

@@ -18,7 +18,7 @@ import yaml
 from ome_asp.input.profiles import DEFAULT as DEFAULT_PROFILE
 from ome_asp.render import reasons
 from ome_asp.render.table import render_table
-from ome_asp.solver.answer import QueryAnswer, Verdict
+from ome_asp.solver.answer import Answer, QueryAnswer, Verdict
 from ome_asp.solver.facts import Query, RuntimeRef
 
 API_VERSION = "ome-asp/v1alpha1"
@@ -103,20 +103,47 @@ def query_json(query: Query, answer: QueryAnswer) -> dict:
     return {"namespace": query.namespace, "isvc": query.isvc, "model": answer.model.arguments[-1].string}
 
 
-def outcome_json(query: dict, ended: tuple[str, str], profile: str) -> dict:
-    """The report of an outcome without a table, for every command (profiles.md
-    section 0): a RuntimeExplainReport with `outcome`, `detail` and no rows."""
-    name, detail = ended
+def denials(result: Answer) -> list[tuple[RuntimeRef, str]]:
+    """I9: each runtime the admission webhook would deny, with its message, in I10's order."""
+    return [(r, reasons.admission_text(result.denied[r], r, result.unknown_classes.get(r, [])))
+            for r in sorted(result.denied, key=runtime_sort_key)]
+
+
+def denial_warning(runtime: RuntimeRef, message: str) -> str:
+    """The text of the stderr line `warning: …` for a denied runtime."""
+    return f"{runtime} would be denied by admission: {message}"
+
+
+def notes_json(warnings: list[str], denied: list[tuple[RuntimeRef, str]]) -> dict:
+    """What stderr says besides the result, for every report (issue 16):
+    `warnings`, the text of each `warning:` line (input warnings, then the
+    denials), and `denied`, the runtimes admission would deny, which have no row."""
     return {
-        "apiVersion": API_VERSION, "kind": "RuntimeExplainReport", "profile": profile,
-        "query": query, "outcome": name, "detail": detail, "rows": [],
+        "warnings": [*warnings, *(denial_warning(r, m) for r, m in denied)],
+        "denied": [{**runtime_json(r), "message": m} for r, m in denied],
     }
 
 
-def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFILE, for_json: bool = False) -> dict:
+NO_NOTES = notes_json([], [])
+
+
+def outcome_json(query: dict, ended: tuple[str, str], profile: str, notes: dict = NO_NOTES) -> dict:
+    """The report of an outcome without a table, for every command (profiles.md
+    section 0): a RuntimeExplainReport with `outcome`, `detail`, no rows and
+    `selected: null`, so one schema reads every report (issue 16)."""
+    name, detail = ended
+    return {
+        "apiVersion": API_VERSION, "kind": "RuntimeExplainReport", "profile": profile,
+        "query": query, "outcome": name, "detail": detail, "selected": None, "rows": [], **notes,
+    }
+
+
+def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFILE, for_json: bool = False,
+                 notes: dict = NO_NOTES) -> dict:
     """The RuntimeExplainReport (field names fixed by the core issue); a query
     that explain cannot answer (E4, in a batch) adds `error`, with no rows.
-    `for_json`: the rows are `RowsJson`, for `to_json` only (-o json)."""
+    `for_json`: the rows are `RowsJson`, for `to_json` only (-o json);
+    `notes` is notes_json's `warnings` and `denied`."""
     all_rows = rows(answer)
     selected = all_rows[0].runtime if all_rows and all_rows[0].rank == 1 else None
     error = {} if answer.error is None else {"error": reasons.text(answer.error)}
@@ -130,6 +157,7 @@ def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFI
         else {"kind": selected.kind, "namespace": selected.namespace, "name": selected.name},
         "rows": RowsJson(all_rows) if for_json else [_row_json(row) for row in all_rows],
         "message": no_runtime_message(answer, query.namespace),
+        **notes,
         **error,
     }
 
