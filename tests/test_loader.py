@@ -18,7 +18,7 @@ import yaml
 
 from ome_asp.errors import InputError
 from ome_asp.input import documents
-from ome_asp.input.loader import load
+from ome_asp.input.loader import KUSTOMIZE_HINT, load
 from ome_asp.input.objects import (
     AcceleratorClass,
     Cluster,
@@ -1014,6 +1014,7 @@ def test_duplicate_object_names_both_places() -> None:
         load(["a.yaml", "b.yaml"])
     assert str(caught.value) == (
         "b.yaml:13: document 1: items[1]: ServingRuntime ns/rt: duplicate object, first defined at a.yaml:3: document 2"
+        + KUSTOMIZE_HINT  # issue 16: two files, so maybe a kustomize directory read with -f
     )
 
 

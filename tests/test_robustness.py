@@ -26,6 +26,7 @@ from ome_asp.commands import options
 from ome_asp.errors import InputError
 from ome_asp.input import documents, limits
 from ome_asp.input.limits import SolveTimeout, check_alias_expansion, solve_bounded
+from ome_asp.input.loader import KUSTOMIZE_HINT
 from ome_asp.render import reasons
 from ome_asp.solver import engine
 
@@ -229,7 +230,8 @@ def test_I1_I4_same_object_twice_names_both_places():
     write("dir/b.yaml", "kind: ConfigMap\n---\n" + runtime().replace("autoSelect: true", "autoSelect: false"))
     assert_error(
         explain("a.yaml", "dir"),
-        "dir/b.yaml:3: document 2: ClusterServingRuntime rt: duplicate object, first defined at a.yaml:9: document 2",
+        "dir/b.yaml:3: document 2: ClusterServingRuntime rt: duplicate object, first defined at a.yaml:9: document 2"
+        + KUSTOMIZE_HINT,
     )
 
 

@@ -8,7 +8,7 @@ import os
 from typing import TextIO
 
 from ome_asp.errors import UsageError
-from ome_asp.input import limits, profiles
+from ome_asp.input import limits, profiles, sources
 from ome_asp.input.loader import load
 
 EXIT_OK = 0
@@ -26,6 +26,16 @@ def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> 
         "-f", "--filename", action="append", default=[], metavar="PATH",
         help="manifests: a file, a directory (read recursively) or - for stdin; repeatable",
     )
+    parser.add_argument(
+        "-k", "--kustomize", action="append", default=[], metavar="DIR",
+        help="a kustomization directory, as kubectl -k reads it (`kubectl kustomize DIR`, or its resources: natively)",
+    )
+    cluster = parser.add_argument_group("live cluster (read through the kubectl on PATH)")
+    cluster.add_argument("--from-cluster", action="store_true",
+                         help="read the six kinds from the cluster: kubectl get <kinds> -o json")
+    cluster.add_argument("--context", help="kubectl's --context")
+    cluster.add_argument("--kubeconfig", help="kubectl's --kubeconfig")
+    cluster.add_argument("--request-timeout", metavar="DURATION", help="kubectl's --request-timeout (e.g. 10s)")
     parser.add_argument("--strict", action="store_true", help="treat every warning as an input error")
     add_max_input_size_flag(parser, "inputs in total")
     add_profile_flags(parser)
@@ -67,12 +77,21 @@ def profile_of(args) -> profiles.Profile:
 
 
 def load_cluster(args, stdin, stderr: TextIO):
-    """The manifests of -f, read under the chosen profile, with their warnings
-    (I11) printed on stderr."""
+    """The manifests of -f, -k and --from-cluster, read under the chosen
+    profile, with their warnings (I11) printed on stderr."""
     profile = profile_of(args)
-    if not args.filename:
-        raise UsageError("no input: pass the manifests with -f FILE, -f DIR or -f - (stdin)")
-    cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile)
+    if not (args.filename or args.kustomize or args.from_cluster):
+        raise UsageError("no input: pass the manifests with -f FILE, -f DIR, -f - (stdin), -k DIR or --from-cluster")
+    if not args.from_cluster and (args.context or args.kubeconfig or args.request_timeout):
+        raise UsageError("--context, --kubeconfig and --request-timeout need --from-cluster")
+    inputs = [item for directory in args.kustomize for item in sources.kustomize(directory)]
+    if args.from_cluster:
+        # a run about every namespace (select --all, explain --all-models) lists them all
+        every = getattr(args, "all", False) or getattr(args, "all_models", False)
+        target = sources.KubectlTarget(args.context, args.kubeconfig, args.request_timeout)
+        inputs.append(sources.kubectl_get(target, None if every else args.namespace))
+    cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile,
+                   sources=inputs)
     for warning in cluster.warnings:
         print(f"warning: {warning}", file=stderr)
     return cluster

@@ -12,6 +12,7 @@ not parse become warnings of the same form (I11), or errors with `strict=True`.
 from __future__ import annotations
 
 import functools
+import io
 import os
 import re
 import stat
@@ -65,6 +66,7 @@ RUNTIME_KINDS = (SERVING_RUNTIME, CLUSTER_SERVING_RUNTIME)
 #: File names read when a directory is given (like `kubectl apply -f DIR`).
 EXTENSIONS = (".yaml", ".yml", ".json")
 STDIN = "-"
+KUSTOMIZE_HINT = "; if both files are in a kustomization's directory, read it with -k DIR (kustomize leaves out the files its resources: do not list)"
 STDIN_LABEL = "<stdin>"
 
 INT64 = (-(2**63), 2**63 - 1)  # weights
@@ -110,10 +112,12 @@ ACCELERATOR_REQUIREMENT_KEYS = (
 
 def load(
     paths: list[str], stdin: IO[Any] | None = None, strict: bool = False, max_bytes: int = MAX_INPUT_BYTES,
-    profile: Profile = V1_3,
+    profile: Profile = V1_3, sources: list[tuple[str, bytes]] = (),
 ) -> Cluster:
-    """Read the manifests at `paths` (files, directories, or `-` for `stdin`)
-    as `profile`'s OME stores them (I3 defaults, I4 validation, Z1 syntax).
+    """Read the manifests at `paths` (files, directories, or `-` for `stdin`),
+    then `sources` ((label, bytes) that another command wrote: kubectl,
+    kustomize; input/sources.py), as `profile`'s OME stores them (I3
+    defaults, I4 validation, Z1 syntax).
 
     Raises `InputError` on the first malformed input, when all inputs together
     exceed `max_bytes`, or when they hold no object at all. With `strict`,
@@ -133,8 +137,11 @@ def load(
             warnings[number] = reader.warnings[before:]
             del reader.warnings[before:]
         reader.warnings.extend(w for number in range(len(files)) for w in warnings[number])
+        for label, data in sources:  # kubectl's and kustomize's output, after the files
+            reader.read(shown(label, cut=False), budget.read(io.BytesIO(data), shown(label, cut=False)))
     if reader.objects == 0:
-        names = ", ".join(STDIN_LABEL if path == STDIN else shown(path, cut=False) for path in paths)
+        names = ", ".join([STDIN_LABEL if path == STDIN else shown(path, cut=False) for path in paths]
+                          + [shown(label, cut=False) for label, _ in sources])
         raise InputError(f"no objects in the input: {names}")
     return reader.cluster()
 
@@ -314,7 +321,10 @@ class _Reader:
 
         key = (kind, obj.namespace, name)
         if key in self.first_seen:
-            obj.fail_object(f"duplicate object, first defined at {self.first_seen[key]}")
+            first = self.first_seen[key]
+            # a directory of stale copies (OME's kustomize-managed runtime catalog) under -f DIR: issue 16
+            hint = KUSTOMIZE_HINT if first.file != source.file else ""
+            obj.fail_object(f"duplicate object, first defined at {first}{hint}")
         self.first_seen[key] = source
         self.contents[key] = content
 

