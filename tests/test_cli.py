@@ -39,7 +39,7 @@ def explain_json(*argv: str) -> dict:
             "--with-effective is not supported by ome-asp: it reads the live cluster's effective runtime",
             id="E1-with-effective-out-of-scope",
         ),
-        pytest.param(["--model", MODEL], "no input: pass the manifests with -f FILE, -f DIR or -f - (stdin)", id="E2-no-input"),
+        pytest.param(["--model", MODEL], "no input: pass the manifests with -f FILE, -f DIR, -f - (stdin), -k DIR or --from-cluster", id="E2-no-input"),
         pytest.param(["--model", MODEL, "-f", WORKED, "-o", "xml"], "argument -o/--output: invalid choice: 'xml' (choose from 'table', 'wide', 'json', 'yaml')", id="E2-bad-output"),
     ],
 )
@@ -59,7 +59,10 @@ def test_E4_model_not_found():
 
 def test_E4_M1_base_model_of_another_namespace_is_not_found():
     result = run_cli("explain", "--model", MODEL, "-n", "other", "-f", WORKED)
-    assert result.stderr == f'error: clusterbasemodels.ome.io "{MODEL}" not found\n'
+    assert result.stderr == (  # issue 16: a namespace without objects while others have some
+        "warning: namespace other holds no BaseModel, ServingRuntime or InferenceService of the input "
+        "(namespaces with some: llama-demo)\n"
+        f'error: clusterbasemodels.ome.io "{MODEL}" not found\n')
 
 
 def test_E4_isvc_not_found():
@@ -290,3 +293,23 @@ def test_a_closed_pipe_ends_the_run_quietly():
     code = main(["explain", "--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", WORKED],
                 stdin=io.BytesIO(b""), stdout=_ClosedPipe(), stderr=err)
     assert (code, err.getvalue()) == (141, "")
+
+
+def test_a_namespace_without_objects_is_warned_about_with_did_you_mean():
+    """Issue 16: `-n llama-dem` while the input has llama-demo: a warning that
+    guesses the namespace meant (an error with --strict)."""
+    result = run_cli("explain", "--model", MODEL, "-n", "llama-dem", "-f", WORKED)
+    assert result.stderr.splitlines()[0] == (
+        "warning: namespace llama-dem holds no BaseModel, ServingRuntime or InferenceService of the input "
+        '(namespaces with some: llama-demo); did you mean "llama-demo"?')
+    strict = run_cli("explain", "--model", MODEL, "-n", "llama-dem", "-f", WORKED, "--strict")
+    assert strict.code == 1 and strict.stderr.startswith("error: namespace llama-dem holds no")
+
+
+def test_repeated_warnings_fold_into_one_line_with_a_count(tmp_path):
+    """Issue 16: 300 x "kind Deployment is not read" is one line."""
+    deployments = [{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": f"d{i}"}} for i in range(300)]
+    path = write(tmp_path, model(), runtime("rt"), {"apiVersion": "v1", "kind": "List", "items": deployments})
+    result = run_cli("explain", "--model", "m", "-f", path, "-o", "json")
+    assert result.stderr == f"warning: {path}:32: document 3: items[0]: kind Deployment is not read by ome-asp (and 299 more like it)\n"
+    assert json.loads(result.stdout)["warnings"] == [result.stderr[len("warning: "):-1]]

@@ -4,13 +4,15 @@ how they are laid out, and never on the run.
 For random clusters (ome_asp.testing.strategies), the same manifests are
 shuffled, split over several `-f` files and a directory, partly wrapped in
 `kind: List` documents, and every mapping's keys are reordered. stdout and the
-exit code must be byte-identical; stderr must hold the same messages once
+exit code must be byte-identical (a JSON report's `warnings` compared as stderr
+is); stderr must hold the same messages once
 their locations (file, line, document) are taken out, since those point into
 the layout. The same input run twice gives the same bytes on both streams.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
@@ -75,8 +77,18 @@ def test_I10_output_does_not_depend_on_layout_or_key_order(tmp_path_factory, clu
     plain.write_text(yaml.safe_dump_all(documents, sort_keys=False))
     expected = explain(query, [str(plain)], output)
     shuffled = explain(query, lay_out(documents, tmp_path_factory.mktemp("layout"), rng), output)
-    assert (shuffled.code, shuffled.stdout) == (expected.code, expected.stdout)
+    assert (shuffled.code, without_places(shuffled.stdout, output)) == (expected.code, without_places(expected.stdout, output))
     assert messages(shuffled.stderr) == messages(expected.stderr)
+
+
+def without_places(stdout: str, output: str) -> str:
+    """A JSON report's `warnings` (issue 16) hold stderr's lines, locations included:
+    compared as stderr is, the rest byte for byte."""
+    if output != "json" or not stdout:
+        return stdout
+    document = json.loads(stdout)
+    document["warnings"] = messages("".join(f"warning: {w}\n" for w in document.get("warnings", [])))
+    return json.dumps(document, indent=2)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -390,7 +390,7 @@ def test_json_shape():
     [
         pytest.param(["-f", WORKED], "exactly one of --model, --isvc or --all is required", id="neither"),
         pytest.param(["--model", "a", "--isvc", "b", "-f", WORKED], "exactly one of --model, --isvc or --all is required", id="both"),
-        pytest.param(["--model", "a"], "no input: pass the manifests with -f FILE, -f DIR or -f - (stdin)", id="no-input"),
+        pytest.param(["--model", "a"], "no input: pass the manifests with -f FILE, -f DIR, -f - (stdin), -k DIR or --from-cluster", id="no-input"),
         pytest.param(["--model", "a", "-f", WORKED, "-o", "table"], None, id="bad-output"),
         pytest.param(["--model", "a", "-f", WORKED, "--bogus"], "unrecognized arguments: --bogus", id="unknown-flag"),
         pytest.param(["--isvc", "ghost", "-n", "llama-demo", "-f", WORKED], 'inferenceservices.ome.io "ghost" not found', id="isvc-not-found"),

@@ -7,9 +7,9 @@ import argparse
 import os
 from typing import TextIO
 
-from ome_asp.errors import UsageError
+from ome_asp.errors import InputError, UsageError
 from ome_asp.input import limits, profiles, sources
-from ome_asp.input.loader import load
+from ome_asp.input.loader import load, namespace_warning
 
 EXIT_OK = 0
 EXIT_ERROR = 1  # E2: every error of explain; the normal negative result of the other commands
@@ -92,6 +92,13 @@ def load_cluster(args, stdin, stderr: TextIO):
         inputs.append(sources.kubectl_get(target, None if every else args.namespace))
     cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile,
                    sources=inputs)
+    # -n of a command about one namespace (admit has none; --all and --all-models use every one)
+    namespace = None if getattr(args, "all", False) or getattr(args, "all_models", False) else getattr(args, "namespace", None)
+    typo = None if namespace is None else namespace_warning(cluster, namespace)
+    if typo is not None and args.strict:
+        raise InputError(typo)
+    if typo is not None:
+        cluster.warnings.append(typo)
     for warning in cluster.warnings:
         print(f"warning: {warning}", file=stderr)
     return cluster

@@ -346,10 +346,36 @@ class _Reader:
             runtimes=sorted(self.runtimes, key=lambda r: (r.kind, r.namespace or "", r.name)),
             inference_services=sorted(self.services, key=lambda s: (s.namespace, s.name)),
             accelerator_classes=sorted(self.classes, key=lambda c: c.name),
-            warnings=self.warnings,
+            warnings=fold(self.warnings),
             profile=self.profile,
             contents=self.contents,
         )
+
+
+_PLACE = re.compile(r"(.*?: document \d+(?:: items\[\d+\])?): (.*)", re.S)
+
+
+def fold(warnings: list[str]) -> list[str]:
+    """Warnings that say the same of different places (300 x "kind Deployment
+    is not read by ome-asp" in a `kubectl get -A` dump) as one line: the first
+    place, and how many more (issue 16)."""
+    groups: dict[str, list[str]] = {}
+    for warning in warnings:
+        place = _PLACE.fullmatch(warning)
+        groups.setdefault(place.group(2) if place else warning, []).append(warning)
+    return [group[0] if len(group) == 1 else f"{group[0]} (and {len(group) - 1} more like it)" for group in groups.values()]
+
+
+def namespace_warning(cluster: Cluster, namespace: str) -> str | None:
+    """A namespace that holds no object while others hold some (`-n ml-taem`):
+    most likely a typo, which would answer for cluster-scoped objects alone."""
+    held = {o.namespace for o in (*cluster.models, *cluster.runtimes, *cluster.inference_services) if o.namespace}
+    if not held or namespace in held:
+        return None
+    names = sorted(held)
+    return (f"namespace {shown(namespace)} holds no BaseModel, ServingRuntime or InferenceService of the input "
+            f"(namespaces with some: {', '.join(map(shown, names[:5]))}{', …' if len(names) > 5 else ''})"
+            + _did_you_mean(namespace, tuple(names)))
 
 
 class _Object:
