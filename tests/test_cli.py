@@ -313,3 +313,47 @@ def test_repeated_warnings_fold_into_one_line_with_a_count(tmp_path):
     result = run_cli("explain", "--model", "m", "-f", path, "-o", "json")
     assert result.stderr == f"warning: {path}:32: document 3: items[0]: kind Deployment is not read by ome-asp (and 299 more like it)\n"
     assert json.loads(result.stdout)["warnings"] == [result.stderr[len("warning: "):-1]]
+
+
+# --- issue 16: --runtime, --compatible-only, and what -v names ------------------------------
+
+
+def test_runtime_and_compatible_only_show_only_those_rows():
+    """--runtime NAME (repeatable) answers "why not X?"; --compatible-only the Yes rows; ranks unchanged."""
+    table = run_cli("explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED, "--runtime", "srt-llama-large",
+                    "--runtime", "vllm-llama").stdout
+    assert [line.split()[0] for line in table.splitlines()[1:]] == ["vllm-llama", "srt-llama-large"]
+    document = explain_json("--model", MODEL, "-n", "llama-demo", "-f", WORKED, "--runtime", "srt-llama-large")
+    assert [(r["runtime"], r["rank"]) for r in document["rows"]] == [("srt-llama-large", 4)]
+    assert document["selected"]["name"] == "team-llama"
+    only = run_cli("explain", "--model", MODEL, "-n", "team-a", "-f", str(FIXTURES / "examples" / "14.1-no-rows"),
+                   "--compatible-only").stdout
+    assert [line.split()[2] for line in only.splitlines()[1:]] == ["Yes", "Yes"]
+    unknown = run_cli("explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED, "--runtime", "nope")
+    assert (unknown.code, unknown.stderr) == (1, "error: --runtime nope: no candidate runtime of that name for this query\n")
+
+
+def test_verbose_names_the_criterion_that_put_a_row_after_the_one_above():
+    out = run_cli("explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED, "-v").stdout
+    assert "  after team-llama: O1: the row above is a ServingRuntime, which comes first whatever the score\n" in out
+    assert "  after srt-llama-small: O3: the same score, distance 69000000000 > 7000000000\n" in out
+
+
+def test_verbose_names_operator_accelerator_classes_and_a_unit_read_as_zero(tmp_path):
+    """-v: a version failure with the entry's operator and direction (V3); an
+    accelerator failure with the class asked for and the runtime's list (A1-A3);
+    a size bound `70b` that reads as 0 (Z2)."""
+    newer = entry(modelFormat={"name": "safetensors", "version": "2.0.0", "operator": "GreaterThanOrEqual"})
+    accel = {"apiVersion": "ome.io/v1beta1", "kind": "AcceleratorClass", "metadata": {"name": "a100"}, "spec": {}}
+    isvc = {"apiVersion": "ome.io/v1beta1", "kind": "InferenceService", "metadata": {"name": "svc", "namespace": "default"},
+            "spec": {"model": {"name": "m"}, "acceleratorSelector": {"acceleratorClass": "h100"}}}
+    newer_model = model(modelParameterSize="3B", modelFormat={"name": "safetensors", "version": "3.0.0"})
+    path = write(tmp_path, newer_model, accel, isvc, runtime("new", supportedModelFormats=[newer]),
+                 runtime("gpu", acceleratorRequirements={"acceleratorClasses": ["a100"]}),
+                 runtime("typo", modelSizeRange={"min": "1B", "max": "70b"}))
+    out = run_cli("explain", "--model", "m", "-f", path, "-v").stdout
+    assert ("format version mismatch (model=3.0.0, runtime=2.0.0) [operator GreaterThanOrEqual reads runtime 2.0.0 "
+            "GreaterThanOrEqual model 3.0.0 (V3): the model's format version must be at most 2.0.0]") in out
+    assert "  note: spec.modelSizeRange.max '70b' is not a size (Z1) and reads as 0 (Z2); did you mean '70B'?\n" in out
+    out = run_cli("explain", "--isvc", "svc", "-f", path, "-v").stdout
+    assert "[the InferenceService asks: spec.acceleratorSelector.acceleratorClass 'h100'; the runtime supports: [a100]]" in out

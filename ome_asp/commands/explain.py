@@ -31,7 +31,7 @@ from ome_asp.input import profiles
 from ome_asp.render import reasons, report
 from ome_asp.solver import engine
 from ome_asp.solver.answer import Answer, QueryAnswer
-from ome_asp.solver.facts import Query, build_facts, with_queries
+from ome_asp.solver.facts import Query, RuntimeRef, build_facts, with_queries
 from ome_asp.timing import Phases, gc_paused
 
 CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
@@ -58,6 +58,9 @@ def add_parser(commands) -> None:
     )
     batch.add_jobs_flag(explain, "--all-models: answer the models")
     explain.add_argument("--timers", action="store_true", help="print the time of each phase on stderr (with -j, summed over the processes)")
+    explain.add_argument("--runtime", action="append", default=[], metavar="NAME",
+                         help="show only this runtime's row (why not NAME?); repeatable")
+    explain.add_argument("--compatible-only", action="store_true", help="show only the Yes rows")
     explain.add_argument("--stats", action="store_true", help="print the size of the facts and the ground program on stderr")
     explain.add_argument(
         "-v", "--verbose", action="store_true",
@@ -97,12 +100,18 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     _count(result)
     phases.update(result.stats)
     notes = report.notes_json(cluster.warnings, warn_denied(result, stderr))
+    keep = _row_filter(args, result)
     if not cluster.profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
         print(explain_note(cluster.profile), file=stderr)
     with phases("output"), gc_paused():
-        code = _print_single(args.output, query, result.queries[1], stdout, stderr, cluster.profile, notes)
+        code = _print_single(args.output, query, result.queries[1], stdout, stderr, cluster.profile, notes, keep)
         if details and result.queries[1].verdicts:
-            stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights))
+            runtimes = {RuntimeRef(r.kind, r.namespace, r.name): r for r in cluster.runtimes}
+            isvc = next((i for i in cluster.inference_services if args.isvc is not None
+                         and (i.namespace, i.name) == (args.namespace, args.isvc)), None)
+            criteria = None if cluster.profile.go_sort else result.criteria  # Go's sort has no criteria
+            stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights, keep,
+                                                runtimes, isvc, criteria))
     _print_phases(args, phases, facts.program, [result.stats], stderr)
     return code
 
@@ -139,8 +148,9 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
             if not profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
                 print(explain_note(profile), file=stderr)
         notes = report.notes_json(cluster.warnings, report.denials(result))
+        keep = _row_filter(args, result)
         with gc_paused():
-            text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes)
+            text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep)
                            for n, (i, query) in enumerate(chunk, 1))
         codes = frozenset(EXIT_ERROR if a.error is not None else EXIT_OUTCOME if a.ended is not None else EXIT_OK
                           for a in result.queries.values())
@@ -160,6 +170,23 @@ def explain_note(profile: profiles.Profile) -> str:
     """E1-E18 of a profile without kubectl ome runtime explain (profiles.md 2, 3.1)."""
     release = _RELEASE[profile.name]
     return f"Note: kubectl ome runtime explain is not available in OME {release}; this table shows {release}'s selection."
+
+
+def _row_filter(args, result: Answer):
+    """--runtime NAME... and --compatible-only as a row predicate (None: every row);
+    a name that is no candidate of a single query is an error (issue 16)."""
+    if not args.runtime and not args.compatible_only:
+        return None
+    if not args.all_models:
+        answer = result.queries[1]
+        candidates = {r.name for r in answer.verdicts}
+        for name in args.runtime:
+            if answer.error is None and answer.ended is None and name not in candidates:
+                denied = any(r.name == name for r in result.denied)
+                raise OmeAspError(f"--runtime {name}: " + ("the admission webhook would deny it (see its warning)" if denied
+                                                           else "no candidate runtime of that name for this query"))
+    names = set(args.runtime)
+    return lambda row: (not names or row.runtime.name in names) and (not args.compatible_only or row.rank is not None)
 
 
 def _check_explain_flags(args) -> None:
@@ -184,7 +211,7 @@ def _batch_queries(cluster, namespace: str) -> list[Query]:
 
 def _print_single(
     output: str, query: Query, answer: QueryAnswer, stdout: TextIO, stderr: TextIO, profile: profiles.Profile,
-    notes: dict = report.NO_NOTES,
+    notes: dict = report.NO_NOTES, keep=None,
 ) -> int:
     check_single_answer(answer)
     if answer.note is not None:
@@ -193,11 +220,12 @@ def _print_single(
         document = report.outcome_json(report.query_json(query, answer), answer.ended, profile.name, notes)
         return print_outcome(output, document, stdout, stderr)
     if output in ("json", "yaml"):
-        report.dump(report.explain_json(query, answer, profile.name, for_json=output == "json", notes=notes), output, stdout)
+        report.dump(report.explain_json(query, answer, profile.name, for_json=output == "json", notes=notes, keep=keep),
+                    output, stdout)
     elif not answer.verdicts:
         print(NO_RUNTIMES, file=stderr)  # E6: no candidates at all, no table
     else:
-        stdout.write(report.explain_table(answer, wide=output == "wide"))
+        stdout.write(report.explain_table(answer, wide=output == "wide", keep=keep))
     return EXIT_OK
 
 
@@ -220,12 +248,12 @@ def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -
 
 
 def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, profile: profiles.Profile,
-                 notes: dict = report.NO_NOTES) -> str:
+                 notes: dict = report.NO_NOTES, keep=None) -> str:
     """A query's part of a batch: its report as a List's item, or its table
     section headed by the equivalent single command (after a blank line)."""
     if output in ("json", "yaml"):
         item = (report.outcome_json(report.query_json(query, answer), answer.ended, profile.name, notes)
-                if answer.ended is not None else report.explain_json(query, answer, profile.name, output == "json", notes))
+                if answer.ended is not None else report.explain_json(query, answer, profile.name, output == "json", notes, keep))
         return report.list_item(output, item, first)
     header = ("" if first else "\n") + f"# explain --model {query.model} -n {query.namespace}\n"
     if answer.error is not None:
@@ -234,7 +262,7 @@ def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, pr
         return header + "error: outcome {}: {}\n".format(*answer.ended)
     if not answer.verdicts:
         return header + NO_RUNTIMES + "\n"
-    return header + report.explain_table(answer, wide=output == "wide")
+    return header + report.explain_table(answer, wide=output == "wide", keep=keep)
 
 
 def warn_denied(result: Answer, stderr: TextIO) -> list:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Callable, TextIO
 
 import yaml
 
 from ome_asp.input.profiles import DEFAULT as DEFAULT_PROFILE
+from ome_asp.input.sizes import is_size
 from ome_asp.render import reasons
 from ome_asp.render.table import render_table
 from ome_asp.solver.answer import Answer, QueryAnswer, Verdict
@@ -66,12 +67,14 @@ class Row:
         return None if first is None else reasons.check_id(first[0])
 
 
-def rows(answer: QueryAnswer) -> list[Row]:
-    """E10: Yes rows in rank order, then No rows, ServingRuntimes first, each by name."""
+def rows(answer: QueryAnswer, keep: Callable[[Row], bool] | None = None) -> list[Row]:
+    """E10: Yes rows in rank order, then No rows, ServingRuntimes first, each by name;
+    `keep` shows only some (explain --runtime, --compatible-only: issue 16), ranks unchanged."""
     yes = [Row(answer.verdicts[r], rank) for rank, r in enumerate(answer.ranking, 1)]
     no = [v for v in answer.verdicts.values() if not v.qualifies]
     no.sort(key=lambda v: (not v.runtime.namespaced, v.runtime.name))
-    return yes + [Row(v, None) for v in no]
+    every = yes + [Row(v, None) for v in no]
+    return every if keep is None else [row for row in every if keep(row)]
 
 
 def model_format(answer: QueryAnswer) -> str:
@@ -139,12 +142,13 @@ def outcome_json(query: dict, ended: tuple[str, str], profile: str, notes: dict 
 
 
 def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFILE, for_json: bool = False,
-                 notes: dict = NO_NOTES) -> dict:
+                 notes: dict = NO_NOTES, keep: Callable[[Row], bool] | None = None) -> dict:
     """The RuntimeExplainReport (field names fixed by the core issue); a query
     that explain cannot answer (E4, in a batch) adds `error`, with no rows.
     `for_json`: the rows are `RowsJson`, for `to_json` only (-o json);
-    `notes` is notes_json's `warnings` and `denied`."""
+    `notes` is notes_json's `warnings` and `denied`; `keep` which rows to show."""
     all_rows = rows(answer)
+    shown = all_rows if keep is None else rows(answer, keep)
     selected = all_rows[0].runtime if all_rows and all_rows[0].rank == 1 else None
     error = {} if answer.error is None else {"error": reasons.text(answer.error)}
     return {
@@ -155,7 +159,7 @@ def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFI
         "selected": None
         if selected is None
         else {"kind": selected.kind, "namespace": selected.namespace, "name": selected.name},
-        "rows": RowsJson(all_rows) if for_json else [_row_json(row) for row in all_rows],
+        "rows": RowsJson(shown) if for_json else [_row_json(row) for row in shown],
         "message": no_runtime_message(answer, query.namespace),
         **notes,
         **error,
@@ -281,10 +285,10 @@ HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "REASON"]
 WIDE_HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "SCORE", "DISTANCE", "CHECKS", "REASON"]
 
 
-def explain_table(answer: QueryAnswer, wide: bool = False) -> str:
+def explain_table(answer: QueryAnswer, wide: bool = False, keep: Callable[[Row], bool] | None = None) -> str:
     """E8-E13; `wide` adds SCORE, DISTANCE and every failed check, the first first."""
     lines = []
-    for row in rows(answer):
+    for row in rows(answer, keep):
         v, yes = row.verdict, row.rank is not None
         cells = [v.runtime.name, scope(v.runtime), "Yes" if yes else "No"]
         cells += [str(v.priority), str(v.weight)] if yes else ["-", "-"]
@@ -296,27 +300,100 @@ def explain_table(answer: QueryAnswer, wide: bool = False) -> str:
     return render_table(WIDE_HEADERS if wide else HEADERS, lines)
 
 
-def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict) -> str:
+def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict, keep: Callable[[Row], bool] | None = None,
+                    runtimes: dict | None = None, isvc=None, criteria: dict[int, str] | None = None) -> str:
     """explain -v: why each Yes row ranks where it does (score, distance, the
-    entries that scored) and every failed check of each No row, a format
-    failure entry by entry. `entry_names` and `weights` are Facts' tables."""
+    entries that scored, and the criterion that put it after the row above)
+    and every failed check of each No row, a format failure entry by entry.
+    `entry_names` and `weights` are Facts' tables; `runtimes` (RuntimeRef ->
+    Runtime) and `isvc` (the queried InferenceService) let it name what the
+    manifests wrote: a version's operator, accelerator classes, a size bound
+    that reads as 0 (issue 16); `criteria` is the Answer's (level -> name),
+    None where the order is not the #minimize order (Go's sort)."""
+    runtimes = runtimes or {}
     out = ["", "DETAILS"]
+    above = None
     for row in rows(answer):
         v = row.verdict
+        runtime = runtimes.get(v.runtime)
+        if keep is not None and not keep(row):
+            above = row if row.rank is not None else above
+            continue
         if row.rank is not None:
             out.append(f"{v.runtime} (rank {row.rank}):")
             out.append(f"  score {v.score}: {_score_basis(v, entry_names[v.runtime], weights)}")
             out.append(f"  {_distance_basis(v)}")
-            continue
-        out.append(f"{v.runtime} (not compatible):")
-        for check, term in v.failures.items():
-            if term.name == "format_unsupported":
-                out.append(f"  {reasons.check_id(check)}: model format '{reasons.label(term.arguments[0])}' not in supported formats:")
-                for i, pieces in v.format_details.items():
-                    out.append(f"    {_entry_ref(i, entry_names[v.runtime][i])}: {', '.join(reasons.text(p) for p in pieces)}")
-            else:
-                out.append(f"  {reasons.check_id(check)}: {reasons.text(term, v.format_details)}")
+            if above is not None and criteria is not None:
+                out.append(f"  after {above.runtime.name}: {_criterion(above.verdict, v, criteria)}")
+            above = row
+        else:
+            out.append(f"{v.runtime} (not compatible):")
+            for check, term in v.failures.items():
+                if term.name == "format_unsupported":
+                    out.append(f"  {reasons.check_id(check)}: model format '{reasons.label(term.arguments[0])}' not in supported formats:")
+                    for i, pieces in v.format_details.items():
+                        texts = [reasons.text(p) + _operator_note(p, runtime, i) for p in pieces]
+                        out.append(f"    {_entry_ref(i, entry_names[v.runtime][i])}: {', '.join(texts)}")
+                else:
+                    out.append(f"  {reasons.check_id(check)}: {reasons.text(term, v.format_details)}"
+                               + (_accelerator_note(runtime, isvc) if term.name == "accelerator_class_unsupported" else ""))
+        out += [f"  {note}" for note in _unit_notes(runtime)]
     return "\n".join(out) + "\n"
+
+
+# V3: the operator reads runtime-version OP model-version, so an ordering operator
+# is an upper limit on the model's version; other operators are equality (V9).
+_OPERATOR = {"GreaterThan": "below", "GreaterThanOrEqual": "at most"}
+
+
+def _operator_note(piece, runtime, index: int) -> str:
+    """A version failure with the entry's operator and its direction (V3)."""
+    if runtime is None or piece.name != "version_mismatch":
+        return ""
+    side, model_version, runtime_version = piece.arguments
+    ref = getattr(runtime.entries[index], "model_format" if side.name == "format" else "model_framework")
+    return (f" [operator {ref.operator} reads runtime {reasons.value(runtime_version)} {ref.operator} model "
+            f"{reasons.value(model_version)} (V3): the model's {side.name} version must be "
+            f"{_OPERATOR.get(ref.operator, 'equal to')} {reasons.value(runtime_version)}]")
+
+
+def _accelerator_note(runtime, isvc) -> str:
+    """An accelerator failure with the class asked for and the runtime's list (A1-A3)."""
+    asked = [] if isvc is None else [f"{where} {value!r}" for where, value in (
+        ("annotation ome.io/accelerator-class", isvc.accelerator_annotation),
+        ("spec.acceleratorSelector.acceleratorClass", isvc.selector_class),
+        ("spec.engine.acceleratorOverride.acceleratorClass", isvc.engine_class),
+        ("spec.decoder.acceleratorOverride.acceleratorClass", isvc.decoder_class)) if value is not None]
+    classes = None if runtime is None else runtime.accelerator_classes
+    return (f" [the InferenceService asks: {'; '.join(asked) or 'no class'}; the runtime supports: "
+            f"{'[' + ', '.join(classes) + ']' if classes else 'no list'}]")
+
+
+def _unit_notes(runtime) -> list[str]:
+    """A size bound that is not a size reads as 0 (Z1, Z2): `70b` for 70B."""
+    if runtime is None or runtime.size_range is None:
+        return []
+    notes = []
+    for bound in ("min", "max"):
+        text = getattr(runtime.size_range, bound)
+        if text is not None and not is_size(text):
+            fixed = text[:-1] + text[-1:].upper()
+            hint = f"; did you mean {fixed!r}?" if is_size(fixed) else ""
+            notes.append(f"note: spec.modelSizeRange.{bound} {text!r} is not a size (Z1) and reads as 0 (Z2){hint}")
+    return notes
+
+
+def _criterion(above: Verdict, v: Verdict, criteria: dict[int, str]) -> str:
+    """The first criterion (ordering.lp's criterion/2, highest level first) on
+    which this row's rank key differs from the row above's."""
+    level = next(len(v.cost) - i for i, (a, b) in enumerate(zip(above.cost, v.cost)) if a != b)
+    name = criteria[level]
+    return {
+        "namespaced_first": "O1: the row above is a ServingRuntime, which comes first whatever the score",
+        "higher_score": f"O2: score {v.score} < {above.score}",
+        "smaller_distance": f"O3: the same score, distance {v.distance} > {above.distance}",
+        "name_order": f"O4: the same score and distance; {above.runtime.name} sorts first by name",
+    }.get(name, name)
 
 
 def _entry_ref(index: int, name: str | None) -> str:
