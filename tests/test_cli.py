@@ -357,3 +357,13 @@ def test_verbose_names_operator_accelerator_classes_and_a_unit_read_as_zero(tmp_
     assert "  note: spec.modelSizeRange.max '70b' is not a size (Z1) and reads as 0 (Z2); did you mean '70B'?\n" in out
     out = run_cli("explain", "--isvc", "svc", "-f", path, "-v").stdout
     assert "[the InferenceService asks: spec.acceleratorSelector.acceleratorClass 'h100'; the runtime supports: [a100]]" in out
+
+
+def test_verbose_shows_the_arithmetic_of_a_zero_score_Q8(tmp_path):
+    """Issue 16: -v on a Q8 row: each counted entry's (wf' + ww') x P, or that none counts (S2)."""
+    negative = entry(modelFormat={"name": "safetensors", "version": "1.0.0", "weight": -10})
+    path = write(tmp_path, model(), runtime("neg", supportedModelFormats=[negative]),
+                 runtime("off", supportedModelFormats=[entry(autoSelect=False)]), runtime("ok"))
+    out = run_cli("explain", "--model", "m", "-f", path, "-v").stdout
+    assert "  Q8: auto-select score is 0\n    score: (-10 + 1) × 1 from entry 0, none above 0 (S1)\n" in out
+    assert "    score: no entry counts: each matching entry has autoSelect: false (S2)\n" in out

@@ -337,6 +337,10 @@ def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict, keep:
                 else:
                     out.append(f"  {reasons.check_id(check)}: {reasons.text(term, v.format_details)}"
                                + (_accelerator_note(runtime, isvc) if term.name == "accelerator_class_unsupported" else ""))
+                if check == "q8":  # the arithmetic of the zero score (issue 16)
+                    basis = _score_basis(v, entry_names[v.runtime], weights)
+                    out.append(f"    score: {basis}, none above 0 (S1)" if basis else
+                               "    score: no entry counts: each matching entry has autoSelect: false (S2)")
         out += [f"  {note}" for note in _unit_notes(runtime)]
     return "\n".join(out) + "\n"
 
