@@ -17,8 +17,8 @@ Upstream, given as facts: evaluated/2, runtime_scope/2 and query_scope/2
 (lookup.lp), version_match/3 (versions.lp), mismatch/4 (see above), from
 qualification.lp fails/4 (the checks other than Q5) and failed/2, and for
 the two tests that load details.lp (what explain -v reads): rank_key/3
-(ordering.lp), query_view/2, entry_score/4, view_score_match/2 and
-weight_reading/3 (scoring.lp), sized_query/3 and distance_case/2 (sizes.lp).
+(ordering.lp), query_view/2, entry_score/4, view_score_match/2,
+weight_reading/3 and score_zero/2 (scoring.lp), sized_query/3 and distance_case/2 (sizes.lp).
 A candidate qualifies when it fails no check, so a test makes a runtime a No
 row with its fails/4 and failed/2, as qualification.lp derives them (`fail`);
 which failure is first explanation.lp derives itself (E14). The tests of E9
@@ -61,6 +61,7 @@ UPSTREAM = (
     "failed/2", "fails/4",
     "rank_key/3",  # ordering.lp, for details.lp's scoring_entry/6 and distance_basis/3
     "query_view/2", "entry_score/4", "view_score_match/2", "weight_reading/3",  # scoring.lp, for scoring_entry/6
+    "score_zero/2",  # scoring.lp, for scoring_entry/6 of a Q8 row (issue 16)
     "sized_query/3", "distance_case/2",  # sizes.lp, for distance_basis/3
 )
 
