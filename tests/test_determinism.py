@@ -12,19 +12,16 @@ the layout. The same input run twice gives the same bytes on both streams.
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from pathlib import Path
 
 import yaml
-from conftest import run_cli
+from conftest import messages, run_cli, without_places
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ome_asp.testing.strategies import clusters
 
-LOCATION = re.compile(r"^(warning|error): .*?:\d+(?::\d+)?: document \d+(?:: items\[\d+\])?: ", re.MULTILINE)
 
 
 def reorder_keys(value, rng: random.Random):
@@ -65,10 +62,6 @@ def explain(query: dict, files: list[str], output: str):
     return run_cli("explain", *target, "-n", query["namespace"], *(a for f in files for a in ("-f", f)), "-o", output)
 
 
-def messages(stderr: str) -> list[str]:
-    return sorted(LOCATION.sub(r"\1: ", stderr).splitlines())
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(clusters(), st.randoms(use_true_random=False), st.sampled_from(["table", "json"]))
 def test_I10_output_does_not_depend_on_layout_or_key_order(tmp_path_factory, cluster, rng, output):
@@ -79,16 +72,6 @@ def test_I10_output_does_not_depend_on_layout_or_key_order(tmp_path_factory, clu
     shuffled = explain(query, lay_out(documents, tmp_path_factory.mktemp("layout"), rng), output)
     assert (shuffled.code, without_places(shuffled.stdout, output)) == (expected.code, without_places(expected.stdout, output))
     assert messages(shuffled.stderr) == messages(expected.stderr)
-
-
-def without_places(stdout: str, output: str) -> str:
-    """A JSON report's `warnings` (issue 16) hold stderr's lines, locations included:
-    compared as stderr is, the rest byte for byte."""
-    if output != "json" or not stdout:
-        return stdout
-    document = json.loads(stdout)
-    document["warnings"] = messages("".join(f"warning: {w}\n" for w in document.get("warnings", [])))
-    return json.dumps(document, indent=2)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -16,6 +16,7 @@ import tempfile
 
 import reference_model as ref
 import yaml
+from conftest import without_places
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -93,6 +94,9 @@ def assert_same_report(expected: dict, code: int, stdout: str, stderr: str) -> N
         return
     assert code == 0, f"exit {code}\nstderr:\n{stderr}"
     actual = json.loads(stdout)
+    # `warnings` and `denied` say what stderr says (issue 16): ome-asp's own
+    # input messages, which the model (written from spec.md) does not produce
+    del actual["warnings"], actual["denied"]
     assert actual == expected, "\n".join(differences(actual, expected))
 
 
@@ -139,7 +143,7 @@ def test_document_order_never_changes_output_I10(cluster, data):
     for output in (None, "json"):
         original = run_explain(documents, query, output)
         permuted = run_explain(shuffled, query, output)
-        assert permuted[:2] == original[:2]
+        assert (permuted[0], without_places(permuted[1], output)) == (original[0], without_places(original[1], output))
 
 
 FRESH_NAMES = ("aa-off", "rt-b-off", "zz-off")  # sort before, between and after RUNTIME_NAMES
