@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from ome_asp.cli import main as cli  # noqa: E402
 from ome_asp.render import reasons  # noqa: E402
 from ome_asp.render.catalogue import ADMISSION, CATALOGUE, EXAMPLE_NO_RUNTIME, OUTCOMES  # noqa: E402
-from ome_asp.solver.facts import Query, RuntimeRef  # noqa: E402
+from ome_asp.solver.facts import RuntimeRef  # noqa: E402
 
 TARGET = ROOT / "docs" / "troubleshooting.md"
 
