@@ -204,7 +204,7 @@ def _explain_report(query: Query, answer: Answer | QueryAnswer, profile: profile
     check_single_answer(answer)
     if answer.ended is not None:
         return {"report": report.outcome_json(report.query_json(query, answer), answer.ended, profile.name, notes)}
-    return {"report": report.explain_json(query, answer, profile.name, notes)}
+    return {"report": report.explain_json(query, answer, profile.name, notes=notes)}
 
 
 def _select_report(query: Query, answer: Answer, profile: profiles.Profile, facts=None) -> dict:
