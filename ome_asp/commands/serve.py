@@ -48,7 +48,7 @@ from ome_asp.errors import OmeAspError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.documents import MESSAGE_VALUE_CHARS
 from ome_asp.input.limits import MAX_INPUT_BYTES, format_byte_size
-from ome_asp.input.loader import load, load_documents
+from ome_asp.input.loader import load, load_documents, namespace_warning
 from ome_asp.input.objects import Cluster
 from ome_asp.render import report
 from ome_asp.solver import engine, worlds
@@ -91,9 +91,9 @@ class Oracle:
                 self._misses.popitem(last=False)
         return self._misses[query]
 
-    def notes(self) -> dict:
-        """The report's `warnings` and `denied` (issue 16), after an answer."""
-        return report.notes_json(self.cluster.warnings, self.denied)
+    def notes(self, namespace: str) -> dict:
+        """The report's `warnings` and `denied` (issue 16), after an answer in `namespace`."""
+        return report.notes_json(input_warnings(self.cluster, namespace), self.denied)
 
     def _namespace(self, namespace: str) -> dict[Query, QueryAnswer]:
         if namespace in self._answers:
@@ -119,6 +119,13 @@ def namespace_queries(cluster: Cluster, namespace: str) -> list[Query]:
     return [Query(namespace, model=m) for m in models] + [Query(namespace, isvc=i) for i in isvcs]
 
 
+def input_warnings(cluster: Cluster, namespace: str) -> list[str]:
+    """The warnings a command line run in `namespace` prints before its answer
+    (commands.options.load_cluster): the cluster's, and an empty namespace's."""
+    typo = namespace_warning(cluster, namespace)
+    return cluster.warnings if typo is None else [*cluster.warnings, typo]
+
+
 def solve_one(cluster: Cluster, query: Query) -> Answer:
     return engine.solve(build_facts(cluster, [query]), 1)
 
@@ -139,7 +146,7 @@ def respond_all(
     responses: list[dict] = []
     pending: list[int] = []  # where the answers of `cases` go
     cases: list[tuple[str, Facts, Query | None, profiles.Profile]] = []
-    input_warnings: list[list[str]] = []  # each case's cluster's warnings (its report's, issue 16)
+    warnings: list[list[str]] = []  # each case's input warnings (its report's, issue 16)
     for request in requests:
         if isinstance(request, str):
             responses.append({"id": None, "error": request})
@@ -156,20 +163,20 @@ def respond_all(
                 raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
             elif command == "explain":
                 loaded = oracle(profile)
-                response.update(_explain_report(query, loaded.answer(query), profile, notes=loaded.notes()))
+                response.update(_explain_report(query, loaded.answer(query), profile, notes=loaded.notes(query.namespace)))
                 continue
             else:
                 cluster = oracle(profile).cluster
             cases.append((command, build_facts(cluster, [] if query is None else [query]), query, profile))
             pending.append(len(responses) - 1)
-            input_warnings.append(cluster.warnings)
+            warnings.append(cluster.warnings if query is None else input_warnings(cluster, query.namespace))
         except OmeAspError as error:
             response["error"] = str(error)
-    for i, warnings, answer in zip(pending, input_warnings, answer_worlds(cases)):
-        if warnings and "report" in answer:  # answer_worlds knows facts, not the manifests' warnings
+    for i, case_warnings, answer in zip(pending, warnings, answer_worlds(cases)):
+        if case_warnings and "report" in answer:  # answer_worlds knows facts, not the manifests' warnings
             key = "inputWarnings" if answer["report"]["kind"] == "RuntimeSelection" else "warnings"
             if key in answer["report"]:
-                answer["report"][key] = [*warnings, *answer["report"][key]]
+                answer["report"][key] = [*case_warnings, *answer["report"][key]]
         responses[i].update(answer)
     return responses
 
