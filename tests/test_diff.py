@@ -9,7 +9,6 @@ import time
 
 import pytest
 
-import pytest
 import yaml
 from conftest import ROOT, run_cli
 
