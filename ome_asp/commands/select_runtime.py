@@ -207,7 +207,7 @@ class Selection:
                 {"type": "Warning", "reason": reasons.event_reason(reason), "message": self.text(message)}
                 for reason, message in outcome.events
             ],
-            # `warnings` is the webhook's (above); the `warning:` lines of stderr are these (issue 16, D-61)
+            # `warnings` is the webhook's (above); the `warning:` lines of stderr are these (issue 16, D-63)
             "inputWarnings": self.notes["warnings"],
             "denied": self.notes["denied"],
         }

@@ -6,7 +6,7 @@ values it would write (the thresholds the rivals' scores set); the encoding
 and picks the minimal edit sets by optimization. Every edit set found is then
 applied to the manifests and checked by a fresh selection, never assumed.
 
-Vocabulary (docs/troubleshooting.md, D-63): set the priority of one of the
+Vocabulary (docs/troubleshooting.md, D-65): set the priority of one of the
 wanted runtime's entries; set one of its weights; set `autoSelect: true` on an
 entry; widen its size range to the model's size, fix a bound's unit typo, or
 drop the range; re-enable it; disable a rival; with --isvc, name it in the
