@@ -783,4 +783,4 @@ def test_issue18_I10_two_bad_files_give_the_same_error_whatever_the_order():
     for files in (("a.yaml", "b.yaml"), ("b.yaml", "a.yaml")):
         assert_error(explain(*files), "a.yaml:2:1: document 1: not valid YAML: did not find expected node content")
     for files in (("c.yaml", "d.yaml"), ("d.yaml", "c.yaml")):
-        assert_error(explain(*files), "d.yaml:1: document 1: ClusterBaseModel m: duplicate object, first defined at c.yaml:1: document 1")
+        assert_error(explain(*files), "d.yaml:1: document 1: ClusterBaseModel m: duplicate object, first defined at c.yaml:1: document 1" + KUSTOMIZE_HINT)
