@@ -200,7 +200,7 @@ def test_yaml_witness_is_what_explain_reads_and_out_writes_cases_check_passes(tm
     stdout, stderr = io.StringIO(), io.StringIO()
     code = cli.main(["explain", "-f", "-", "--model", "m", "-n", "default", "--profile", "code-v0.1.5", "-o", "json"],
                     stdin=io.BytesIO(out.encode()), stdout=stdout, stderr=stderr)
-    assert code == 3 and json.loads(stdout.getvalue())["outcome"] == "panic"
+    assert code == 4 and json.loads(stdout.getvalue())["outcome"] == "panic"
     assert len(list(yaml.safe_load_all(out))) >= 2
     assert sorted(p.name for p in (tmp_path / "cases").iterdir()) == ["code-v0.1.5", "v1.3"]
     stdout, stderr = io.StringIO(), io.StringIO()
