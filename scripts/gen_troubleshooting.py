@@ -102,7 +102,16 @@ STEER_EXAMPLES = [
      "The same edits as `kubectl patch` commands to paste (`-o patch`)."),
     (["--isvc", "llama-chat", "-n", "llama-demo", "-f", "fixtures/worked-example", "--want", "srt-llama-small",
       "--own", "isvc", "-o", "patch"],
-     "Only the InferenceService you own may change (`--own isvc`): name the runtime in its spec.runtime."),
+     "Only the InferenceService you own may change (`--own isvc`) and none of its fields lets the ranking pick the "
+     "runtime: name the runtime in its spec.runtime."),
+    (["--model", "mistral-7b", "-f", "fixtures/steer/versions", "--want", "vllm-new"],
+     "A runtime that fails only on a version operator: one line of its entry (V3, V8)."),
+    (["--isvc", "chat", "-n", "team-a", "-f", "fixtures/steer/isvc", "--want", "srt-h100", "--own", "isvc"],
+     "The InferenceService asks for another accelerator class (A1) and deployment mode (D3): edit its requests."),
+    (["--isvc", "chat", "-n", "team-a", "-f", "fixtures/steer/isvc", "--want", "srt-h100", "-o", "patch"],
+     "The same as a `kubectl patch` of the InferenceService (a merge patch: its annotation maps may be absent)."),
+    (["--isvc", "chat", "-n", "team-a", "-f", "fixtures/steer/isvc", "--want", "srt-h100", "--own", "runtime"],
+     "Only the runtime you own may change (`--own runtime`): steer says which kind of edit would help, and where."),
 ]
 
 
@@ -112,20 +121,30 @@ def steer_sections() -> str:
            "of edits that make RUNTIME the selected runtime, applies each set to the manifests and selects "
            "again to show the ranking it gives (never assumed: a set the re-run does not confirm is never "
            "reported). The edits it considers: set the priority or a weight of one of RUNTIME's entries, set "
-           "`autoSelect: true` on an entry, widen RUNTIME's size range to the model's size, fix a bound's unit "
+           "`autoSelect: true` on an entry, set an entry's `modelFormat`/`modelFramework` version to the model's "
+           "(or remove it where the model has none) or its operator to `Equal`, `GreaterThan` or "
+           "`GreaterThanOrEqual` (V3-V9), widen RUNTIME's size range to the model's size, fix a bound's unit "
            "typo (`70b` reads as 0) or drop the range, re-enable RUNTIME, disable a rival runtime, and, with "
-           "`--isvc`, name RUNTIME in the InferenceService's `spec.runtime`. Smallest means: no edit that "
+           "`--isvc`, set one of the InferenceService's accelerator-class requests to a class RUNTIME lists or "
+           "remove it (A1), set its engine's or decoder's `ome.io/deploymentMode` annotation to RUNTIME's mode "
+           "or remove it (D3), or name RUNTIME in its `spec.runtime` (X1). Smallest means: no edit that "
            "moves or drops a bound whose unit typo another edit fixes; fewest edits; then edits to RUNTIME's "
-           "own manifest before edits to others; then the cheapest kinds (priority, weight, autoSelect, size "
-           "range, disabling another runtime, re-enabling, in this order); then the smallest numeric change. "
+           "own manifest before edits to others; then the cheapest kinds (priority, weight, autoSelect, "
+           "operator, version, size range, accelerator class, deployment mode, disabling another runtime, "
+           "re-enabling, in this order); then the smallest change (a number's, or setting a field of the "
+           "InferenceService before removing it). "
            "Every edit set that ties is printed (up to 5), with a note when only the name tie-break (O4) or "
-           "a weight 0 read as 10 (S3) makes RUNTIME win; `-o yaml` gives them as JSON patches per object, "
-           "`-o patch` as `kubectl patch` commands. `--own runtime` lets only RUNTIME change (and says which "
-           "other edit would help), `--own isvc` only the InferenceService. A ServingRuntime of the namespace "
+           "a weight 0 read as 10 (S3) makes RUNTIME win; `-o yaml` gives them as patches per object (JSON "
+           "patches for runtimes, a merge patch for the InferenceService's fields), `-o patch` as `kubectl "
+           "patch` commands. `--own runtime` lets only RUNTIME change, `--own isvc` only the InferenceService "
+           "(its accelerator classes and deployment-mode annotations; when they cannot help, its "
+           "`spec.runtime`), `--own all` (default) any; where no edit of the allowed kinds helps, steer says "
+           "which kind would and which `--own` allows it. A ServingRuntime of the namespace "
            "that qualifies comes before every ClusterServingRuntime whatever the score (O1): then every edit "
            "set disables it and steer names the other ways (`spec.runtime.name`, a ServingRuntime copy). An "
            "InferenceService that names a runtime uses it whatever the ranking (X1): `steer --isvc` then edits "
-           "that name.", ""]
+           "that name. Exit codes: 0 an edit set (or none needed), 1 no edit set, 2 a usage or input error, "
+           "3 an internal error, 4 an outcome without a table (no order to steer).", ""]
     for argv, note in STEER_EXAMPLES:
         out.append(f"### {note}")
         out += ["", "```", "$ ome-asp steer " + " ".join(argv), _run(["steer", *argv]).rstrip("\n"), "```", ""]

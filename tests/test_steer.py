@@ -43,10 +43,10 @@ def test_yaml_output_is_a_json_patch_per_object():
     assert document["blockedBy"] == [{"kind": "ServingRuntime", "namespace": "llama-demo", "name": "team-llama"}]
     (edit_set,) = document["editSets"]
     assert edit_set["patches"] == [{
-        "object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "srt-llama-small"},
+        "object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "srt-llama-small"}, "type": "json",
         "patch": [{"op": "add", "path": "/spec/supportedModelFormats/0/priority", "value": 4}],
     }, {
-        "object": {"kind": "ServingRuntime", "namespace": "llama-demo", "name": "team-llama"},
+        "object": {"kind": "ServingRuntime", "namespace": "llama-demo", "name": "team-llama"}, "type": "json",
         "patch": [{"op": "add", "path": "/spec/disabled", "value": True}],
     }]
 
@@ -69,7 +69,7 @@ def test_own_runtime_says_which_kind_would_help():
     helps, steer names the edits of other objects that would."""
     result = run_cli("steer", *SEED, "--want", "srt-llama-small", "--own", "runtime")
     assert result.code == 1
-    assert ("only edits to other objects help (--own all): ServingRuntime llama-demo/team-llama: "
+    assert ("only disabling a rival helps (--own all): ServingRuntime llama-demo/team-llama: "
             "spec.disabled: absent → true") in result.stdout
 
 
@@ -90,7 +90,7 @@ def test_own_isvc_pins_the_runtime_and_patch_output_is_kubectl_patch():
         "kubectl patch servingruntimes.ome.io team-llama -n llama-demo --type=json -p "
         "'[{\"op\":\"add\",\"path\":\"/spec/disabled\",\"value\":true}]'"]
     assert run_cli("steer", *SEED, "--want", "srt-llama-small", "--own", "isvc").stderr == (
-        "error: --own isvc needs --isvc: the edit is the InferenceService's spec.runtime\n")
+        "error: --own isvc needs --isvc: the edits are the InferenceService's\n")
 
 
 def test_a_unit_typo_is_fixed_not_collapsed(tmp_path):
@@ -140,7 +140,7 @@ def test_isvc_naming_a_runtime_is_steered_by_the_name(tmp_path):
     (edit_set,) = document["editSets"]
     assert edit_set["selectedAfter"]["name"] == "srt-llama-small"
     assert edit_set["patches"] == [{"object": {"kind": "InferenceService", "namespace": "llama-demo", "name": "llama-chat"},
-                                    "patch": [{"op": "add", "path": "/spec/runtime",
+                                    "type": "json", "patch": [{"op": "add", "path": "/spec/runtime",
                                                "value": {"name": "srt-llama-small", "kind": "ClusterServingRuntime"}}]}]
     assert "vllm-llama already is used: no edit is needed." in run_cli("steer", *target, "--want", "vllm-llama").stdout
 
@@ -182,16 +182,170 @@ def test_a_name_in_both_kinds_must_say_which(tmp_path):
     assert "write ServingRuntime/team-llama or ClusterServingRuntime/team-llama" in result.stderr
 
 
+# --- issue 16: versions, operators and the InferenceService's fields -----------
+
+
+def _isvc(**metadata_and_engine) -> dict:
+    """InferenceService default/chat of model m with an engine; `annotations`
+    go to metadata, `engine` into spec.engine."""
+    metadata = {"name": "chat", "namespace": "default"}
+    if "annotations" in metadata_and_engine:
+        metadata["annotations"] = metadata_and_engine["annotations"]
+    return {"apiVersion": "ome.io/v1beta1", "kind": "InferenceService", "metadata": metadata,
+            "spec": {"model": {"name": "m"}, "engine": {"minReplicas": 1, **metadata_and_engine.get("engine", {})}}}
+
+
+def _accelerator_class(name: str) -> dict:
+    return {"apiVersion": "ome.io/v1beta1", "kind": "AcceleratorClass", "metadata": {"name": name}, "spec": {}}
+
+
+def test_a_version_mismatch_is_steered_by_a_one_line_version_edit(tmp_path):
+    """Issue 16: a runtime that fails only on its format version (V5, V7: Equal
+    1.0.0 against the model's 1.1.0) gets the one-line edit of its version;
+    `-o patch` writes it as a JSON patch of the runtime."""
+    from manifests import entry, model, runtime, write
+
+    path = write(tmp_path, model(modelFormat={"name": "safetensors", "version": "1.1.0"}),
+                 runtime("a", supportedModelFormats=[entry(modelFormat={"name": "safetensors", "version": "1.1.0"})]),
+                 runtime("b", supportedModelFormats=[entry(priority=2)]))
+    result = run_cli("steer", "--model", "m", "-f", path, "--want", "b")
+    assert result.code == 0, result.stderr
+    assert ("Edit set 1 of 1 (1 edit):\n"
+            "  1. ClusterServingRuntime b: spec.supportedModelFormats[0].modelFormat.version: 1.0.0 → 1.1.0\n") in result.stdout
+    assert run_cli("steer", "--model", "m", "-f", path, "--want", "b", "-o", "patch").stdout == (
+        "# edit set 1 of 1\n"
+        "kubectl patch clusterservingruntimes.ome.io b --type=json -p "
+        "'[{\"op\":\"add\",\"path\":\"/spec/supportedModelFormats/0/modelFormat/version\",\"value\":\"1.1.0\"}]'\n")
+
+
+def test_an_operator_mismatch_is_steered_by_a_one_line_operator_edit(tmp_path):
+    """Issue 16: GreaterThan 2.0.0 against the model's 2.0.0 fails (V3, V8: the
+    runtime's version must be greater); setting the operator to Equal or
+    GreaterThanOrEqual (V7, V8) is one line each, two tying sets. A version
+    that the runtime already has never is a candidate."""
+    from manifests import entry, model, runtime, write
+
+    same = {"name": "safetensors", "version": "2.0.0"}
+    path = write(tmp_path, model(modelFormat=same), runtime("a", supportedModelFormats=[entry(modelFormat=same)]),
+                 runtime("b", supportedModelFormats=[entry(modelFormat={**same, "operator": "GreaterThan"}, priority=2)]))
+    document = json.loads(run_cli("steer", "--model", "m", "-f", path, "--want", "b", "-o", "json").stdout)
+    assert sorted(edit_set["edits"][0]["to"] for edit_set in document["editSets"]) == ["Equal", "GreaterThanOrEqual"]
+    for edit_set in document["editSets"]:
+        (edit,) = edit_set["edits"]
+        assert (edit["path"], edit["from"]) == ("spec.supportedModelFormats[0].modelFormat.operator", "GreaterThan")
+        assert edit_set["selectedAfter"]["name"] == "b"
+
+
+def test_version_and_operator_edits_combine_on_one_side(tmp_path):
+    """Issue 16, V8: GreaterThan needs the same precision; against the model's
+    2.1.0 an entry `GreaterThan 2.0` matches after two edits of one side
+    (version 2.1.0 and operator GreaterThanOrEqual or Equal), one signature
+    for the combination (steer.lp's sig_option)."""
+    from manifests import entry, model, runtime, write
+
+    path = write(tmp_path, model(modelFormat={"name": "safetensors", "version": "2.1.0"}),
+                 runtime("b", supportedModelFormats=[entry(modelFormat={"name": "safetensors", "version": "2.0",
+                                                                        "operator": "GreaterThan"})]))
+    document = json.loads(run_cli("steer", "--model", "m", "-f", path, "--want", "b", "-o", "json").stdout)
+    assert document["editSets"], document["impossible"]
+    for edit_set in document["editSets"]:
+        edits = {e["path"].rsplit(".", 1)[1]: e["to"] for e in edit_set["edits"]}
+        assert edits["version"] == "2.1.0" and edits["operator"] in ("Equal", "GreaterThanOrEqual")
+
+
+def test_an_accelerator_class_is_steered_by_the_inference_services_request(tmp_path):
+    """Issue 16, A1-A3: the InferenceService asks for nvidia-a100, the wanted
+    runtime lists only nvidia-h100: one edit of the annotation (setting the
+    class, preferred to removing it) as a merge patch, since
+    metadata.annotations may be absent; `--own runtime` says that only this
+    kind helps and which --own allows it."""
+    from manifests import model, runtime, write
+
+    path = write(tmp_path, _accelerator_class("nvidia-a100"), _accelerator_class("nvidia-h100"), model(),
+                 _isvc(annotations={"ome.io/accelerator-class": "nvidia-a100"}),
+                 runtime("a", acceleratorRequirements={"acceleratorClasses": ["nvidia-a100"]}),
+                 runtime("b", acceleratorRequirements={"acceleratorClasses": ["nvidia-h100"]}))
+    target = ["--isvc", "chat", "-f", path, "--want", "b"]
+    edit = 'InferenceService default/chat: metadata.annotations["ome.io/accelerator-class"]: nvidia-a100 → nvidia-h100'
+    for own in ("all", "isvc"):
+        result = run_cli("steer", *target, "--own", own)
+        assert result.code == 0 and f"Edit set 1 of 1 (1 edit):\n  1. {edit}\n" in result.stdout, result.stdout
+    assert run_cli("steer", *target, "-o", "patch").stdout == (
+        "# edit set 1 of 1\n"
+        "kubectl patch inferenceservices.ome.io chat -n default --type=merge -p "
+        "'{\"metadata\":{\"annotations\":{\"ome.io/accelerator-class\":\"nvidia-h100\"}}}'\n")
+    result = run_cli("steer", *target, "--own", "runtime")
+    assert result.code == 1
+    assert f"only the InferenceService's accelerator class helps (--own isvc or all): {edit}\n" in result.stdout
+
+
+def test_a_deployment_mode_is_steered_by_the_engine_annotation(tmp_path):
+    """Issue 16, D3, D4: the engine annotation asks for RawDeployment, the
+    wanted runtime declares MultiNode: `--own isvc` edits the annotation (the
+    ranking still decides, D-66) rather than naming the runtime in
+    spec.runtime; -o json gives it as a merge patch of the InferenceService."""
+    from manifests import model, runtime, write
+
+    mode = lambda m: {"annotations": {"ome.io/deploymentMode": m}}  # noqa: E731
+    path = write(tmp_path, model(), _isvc(engine=mode("RawDeployment")),
+                 runtime("a", engineConfig=mode("RawDeployment")), runtime("b", engineConfig=mode("MultiNode")))
+    target = ["--isvc", "chat", "-f", path, "--want", "b"]
+    result = run_cli("steer", *target, "--own", "isvc")
+    assert result.code == 0, result.stderr
+    assert ('  1. InferenceService default/chat: spec.engine.annotations["ome.io/deploymentMode"]: '
+            "RawDeployment → MultiNode\n") in result.stdout
+    assert "spec.runtime" not in result.stdout
+    (edit_set,) = json.loads(run_cli("steer", *target, "-o", "json").stdout)["editSets"]
+    assert edit_set["patches"] == [{
+        "object": {"kind": "InferenceService", "namespace": "default", "name": "chat"}, "type": "merge",
+        "patch": {"spec": {"engine": {"annotations": {"ome.io/deploymentMode": "MultiNode"}}}}}]
+    assert "only the InferenceService's deployment-mode annotation helps (--own isvc or all)" in run_cli(
+        "steer", *target, "--own", "runtime").stdout
+
+
+def test_where_no_ranking_edit_helps_naming_the_runtime_is_said(tmp_path):
+    """Issue 16: a format name mismatch (Q5) no edit of the vocabulary fixes;
+    for an InferenceService, steer says that naming the runtime (X1, --own
+    isvc) would make OME use it, and --own isvc does so."""
+    from manifests import entry, model, runtime, write
+
+    path = write(tmp_path, model(), _isvc(), runtime("a"),
+                 runtime("b", supportedModelFormats=[entry(modelFormat={"name": "onnx"})]))
+    target = ["--isvc", "chat", "-f", path, "--want", "b"]
+    result = run_cli("steer", *target)
+    assert result.code == 1
+    assert ("  only naming the runtime in the InferenceService's spec.runtime.name helps (--own isvc): "
+            "OME then uses it whatever the ranking (X1): InferenceService default/chat: spec.runtime.name: absent → b") in result.stdout
+    result = run_cli("steer", *target, "--own", "isvc")
+    assert result.code == 0 and "Used after edit set 1 (selected again on the edited manifests): ClusterServingRuntime b" in result.stdout
+    assert "(steer changes versions and operators, not formats, frameworks" in run_cli(
+        "steer", "--model", "m", "-f", path, "--want", "b").stdout
+
+
 # --- properties on random clusters ---------------------------------------------
 
 
+def merged(node: dict, document: dict) -> None:
+    """RFC 7386: a merge patch's maps merge, null removes, any other value replaces."""
+    for key, value in document.items():
+        if value is None:
+            node.pop(key, None)
+        elif isinstance(value, dict):
+            merged(node.setdefault(key, {}), value)
+        else:
+            node[key] = value
+
+
 def patched(documents: list[dict], patches: list[dict]) -> list[dict]:
-    """Apply the -o json patches (RFC 6902 add/remove) to the manifests."""
+    """Apply the -o json patches (RFC 6902 add/remove, or RFC 7386 merge) to the manifests."""
     documents = copy.deepcopy(documents)
     for item in patches:
         ref = item["object"]
         (doc,) = [d for d in documents if d["kind"] == ref["kind"] and d["metadata"]["name"] == ref["name"]
                   and d["metadata"].get("namespace", "default" if ref["namespace"] else None) == ref["namespace"]]
+        if item["type"] == "merge":
+            merged(doc, item["patch"])
+            continue
         for op in item["patch"]:
             *parents, last = op["path"].strip("/").split("/")
             node = doc
@@ -246,11 +400,7 @@ def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path,
 
 
 def wins(cluster, query: Query, want: RuntimeRef, edits) -> bool:
-    edited = cluster
-    for edit in edits:
-        edited = type(cluster)(**{**edited.__dict__, "runtimes": [
-            edit.apply(r) if RuntimeRef(r.kind, r.namespace, r.name) == edit.runtime else r for r in edited.runtimes]})
-    order = engine.solve(build_facts(edited, [query]), 1).queries[1].ranking
+    order = engine.solve(build_facts(steer.apply_edits(cluster, list(edits)), [query]), 1).queries[1].ranking
     return bool(order) and order[0] == want
 
 

@@ -6,28 +6,35 @@ values it would write (the thresholds the rivals' scores set); the encoding
 and picks the minimal edit sets by optimization. Every edit set found is then
 applied to the manifests and checked by a fresh selection, never assumed.
 
-Vocabulary (docs/troubleshooting.md, D-65): set the priority of one of the
-wanted runtime's entries; set one of its weights; set `autoSelect: true` on an
-entry; widen its size range to the model's size, fix a bound's unit typo, or
-drop the range; re-enable it; disable a rival; with --isvc, name it in the
-InferenceService's spec.runtime (X1: used whatever the ranking).
+Vocabulary (docs/troubleshooting.md, D-65, D-66): set the priority of one of
+the wanted runtime's entries; set one of its weights; set `autoSelect: true`
+on an entry; set an entry's version to the model's (or remove it) or its
+operator (V3-V9); widen its size range to the model's size, fix a bound's
+unit typo, or drop the range; re-enable it; disable a rival; with --isvc, set
+or remove one of the InferenceService's accelerator-class requests (A1) or
+deployment-mode annotations (D3), or name the runtime in its spec.runtime
+(X1: used whatever the ranking).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import shlex
 from dataclasses import dataclass
-from fractions import Fraction
 
 from ome_asp.commands.explain import add_explain_targets, print_denied, print_outcome
 from ome_asp.commands.options import load_cluster
 from ome_asp.errors import OmeAspError, UsageError
+from ome_asp.input.documents import shown as shown_name
 from ome_asp.input.objects import (
     CLUSTER_SERVING_RUNTIME,
     SERVING_RUNTIME,
     Cluster,
+    Entry,
+    InferenceService,
+    Model,
     Runtime,
 )
 from ome_asp.input.sizes import is_size, parse_size
@@ -42,6 +49,7 @@ from ome_asp.solver.facts import (
     Query,
     RuntimeRef,
     Term,
+    add_version,
     build_facts,
     const,
     runtime_id,
@@ -52,10 +60,34 @@ from ome_asp.solver.facts import (
 EDITABLE = frozenset({
     "entry", "entry_priority", "entry_auto_select", "runtime_disabled",
     "runtime_size_range", "runtime_size_bound", "runtime_range_width",
+    "isvc_accelerator_request", "isvc_mode_annotation",
 })
 # The edit kinds, as encoding/steer.lp names them (its kind_rank/2 orders them
 # for minimality); this order is only how an edit set is listed.
-KINDS = ("priority", "weight", "auto_select", "size_range", "disable", "enable", "runtime_name")
+KINDS = ("priority", "weight", "auto_select", "operator", "version", "size_range", "accelerator_class",
+         "deployment_mode", "disable", "enable", "runtime_name")
+# What each kind changes, for "only ... helps" (issue 16: say which kind would).
+KIND_TEXT = {
+    "priority": "an entry's priority", "weight": "an entry's weight", "auto_select": "an entry's autoSelect",
+    "operator": "an entry's version operator", "version": "an entry's version", "size_range": "the size range",
+    "accelerator_class": "the InferenceService's accelerator class",
+    "deployment_mode": "the InferenceService's deployment-mode annotation",
+    "disable": "disabling a rival", "enable": "re-enabling the runtime",
+    "runtime_name": "naming the runtime in the InferenceService's spec.runtime.name",
+}
+# V4: the operators with a meaning of their own, the values an operator edit writes.
+OPERATORS = ("Equal", "GreaterThan", "GreaterThanOrEqual")
+# The InferenceService fields steer may set or remove (A1, D3): (kind, the
+# source or component as accelerators.lp/deployment.lp name it, the loaded
+# attribute, the keys of its YAML path, which a merge patch writes).
+ISVC_FIELDS = (
+    ("accelerator_class", "annotation", "accelerator_annotation", ("metadata", "annotations", "ome.io/accelerator-class")),
+    ("accelerator_class", "selector", "selector_class", ("spec", "acceleratorSelector", "acceleratorClass")),
+    ("accelerator_class", "engine", "engine_class", ("spec", "engine", "acceleratorOverride", "acceleratorClass")),
+    ("accelerator_class", "decoder", "decoder_class", ("spec", "decoder", "acceleratorOverride", "acceleratorClass")),
+    ("deployment_mode", "engine", "engine_mode", ("spec", "engine", "annotations", "ome.io/deploymentMode")),
+    ("deployment_mode", "decoder", "decoder_mode", ("spec", "decoder", "annotations", "ome.io/deploymentMode")),
+)
 INFERENCE_SERVICE = "InferenceService"
 INT32_MAX, INT64_MIN, INT64_MAX = 2**31 - 1, -(2**63), 2**63 - 1
 MAX_SETS = 5
@@ -63,16 +95,18 @@ MAX_SETS = 5
 
 @dataclass(frozen=True)
 class Edit:
-    """One change to one runtime's manifest."""
+    """One change to one object's manifest (a runtime's, or the InferenceService's)."""
 
     kind: str  # one of KINDS
-    runtime: RuntimeRef  # the object it changes (kind InferenceService for runtime_name)
+    runtime: RuntimeRef  # the object it changes (kind InferenceService for the InferenceService's kinds)
     path: str  # the YAML path it sets or removes, e.g. spec.supportedModelFormats[0].priority
     old: object  # the value before (None: absent)
     new: object  # the value after (None: removed)
     entry: int | None = None
-    side: str | None = None  # format | framework, for a weight
+    side: str | None = None  # format | framework, for a weight, a version or an operator
     bound: str | None = None  # min | max, for a widened range
+    field: str | None = None  # the InferenceService's attribute, for accelerator_class and deployment_mode
+    keys: tuple = ()  # the YAML path as keys, for the InferenceService's fields (a merge patch writes them)
 
     def describe(self) -> str:
         shown = lambda v: "absent" if v is None else ("true" if v is True else "false" if v is False else str(v))  # noqa: E731
@@ -80,12 +114,19 @@ class Edit:
             change = f"spec.runtime.name: {shown(self.old['name'])} → {self.new['name']}"
             if self.old["kind"] != self.new["kind"]:
                 change += f", spec.runtime.kind: {shown(self.old['kind'])} → {self.new['kind']}"
-            return f"{INFERENCE_SERVICE} {shown(self.runtime.namespace)}/{shown(self.runtime.name)}: {change}"
+            return f"{object_text(self.runtime)}: {change}"
         if self.kind in ("disable", "enable"):
             return f"{self.runtime}: spec.disabled: {shown(self.old)} → {shown(self.new)}"
         if self.new is None:
-            return f"{self.runtime}: remove {self.path}"
-        return f"{self.runtime}: {self.path}: {shown(self.old)} → {shown(self.new)}"
+            return f"{object_text(self.runtime)}: remove {self.path}" + (f" (was {self.old})" if isinstance(self.old, str) else "")
+        return f"{object_text(self.runtime)}: {self.path}: {shown(self.old)} → {shown(self.new)}"
+
+    @property
+    def merge(self) -> bool:
+        """Written as a JSON merge patch (RFC 7386): the InferenceService's
+        maps it goes into (metadata.annotations, spec.acceleratorSelector, ...)
+        may be absent, which a JSON patch `add` cannot create."""
+        return bool(self.keys)
 
     def json_patch(self) -> dict:
         """The RFC 6902 operation (as `kubectl patch --type=json` takes it)."""
@@ -96,27 +137,68 @@ class Edit:
         # may be absent and defaulted, I3).
         return {"op": "add", "path": pointer, "value": self.new}
 
-    def apply(self, runtime):
-        """The object (a Runtime, or the InferenceService for runtime_name) with the edit made."""
+    def merge_patch(self) -> dict:
+        """The RFC 7386 document (as `kubectl patch --type=merge` takes it); null removes."""
+        document = self.new
+        for key in reversed(self.keys):
+            document = {key: document}
+        return document
+
+    def apply(self, obj):
+        """The object (a Runtime, or the InferenceService for its kinds) with the edit made."""
         if self.kind == "runtime_name":
-            return dataclasses.replace(runtime, runtime_name=self.new["name"], runtime_kind=self.new["kind"])
+            return dataclasses.replace(obj, runtime_name=self.new["name"], runtime_kind=self.new["kind"])
+        if self.field is not None:
+            return dataclasses.replace(obj, **{self.field: self.new})
         if self.kind in ("disable", "enable"):
-            return dataclasses.replace(runtime, disabled=self.new)
+            return dataclasses.replace(obj, disabled=self.new)
         if self.kind == "size_range":
             if self.new is None:
-                return dataclasses.replace(runtime, size_range=None)
-            return dataclasses.replace(runtime, size_range=dataclasses.replace(runtime.size_range, **{self.bound: self.new}))
-        entries = list(runtime.entries)
-        entry = entries[self.entry]
+                return dataclasses.replace(obj, size_range=None)
+            return dataclasses.replace(obj, size_range=dataclasses.replace(obj.size_range, **{self.bound: self.new}))
+        entries = list(obj.entries)
+        entries[self.entry] = self.apply_to_entry(entries[self.entry])
+        return dataclasses.replace(obj, entries=tuple(entries))
+
+    def apply_to_entry(self, entry: Entry) -> Entry:
+        """The entry with the edit made (the kinds that change one entry)."""
         if self.kind == "priority":
-            entry = dataclasses.replace(entry, priority=self.new)
-        elif self.kind == "auto_select":
-            entry = dataclasses.replace(entry, auto_select=True)
-        else:
-            side = "model_format" if self.side == "format" else "model_framework"
-            entry = dataclasses.replace(entry, **{side: dataclasses.replace(getattr(entry, side), weight=self.new)})
-        entries[self.entry] = entry
-        return dataclasses.replace(runtime, entries=tuple(entries))
+            return dataclasses.replace(entry, priority=self.new)
+        if self.kind == "auto_select":
+            return dataclasses.replace(entry, auto_select=True)
+        side = "model_format" if self.side == "format" else "model_framework"
+        ref = getattr(entry, side)
+        if self.kind == "weight":
+            ref = dataclasses.replace(ref, weight=self.new)
+        elif self.kind == "version":
+            ref = dataclasses.replace(ref, version=self.new)
+        else:  # operator
+            ref = dataclasses.replace(ref, operator=self.new, operator_written=True)
+        return dataclasses.replace(entry, **{side: ref})
+
+
+def object_text(ref: RuntimeRef) -> str:
+    """A runtime as RuntimeRef prints it; an InferenceService as `InferenceService ns/name`."""
+    if ref.kind == INFERENCE_SERVICE:
+        return f"{INFERENCE_SERVICE} {shown_name(ref.namespace)}/{shown_name(ref.name)}"
+    return str(ref)
+
+
+def apply_edits(cluster: Cluster, edits: list[Edit]) -> Cluster:
+    """The cluster with the edits made to its runtimes and InferenceServices."""
+    by_ref: dict[RuntimeRef, list[Edit]] = {}
+    for e in edits:
+        by_ref.setdefault(e.runtime, []).append(e)
+
+    def edited(obj, ref: RuntimeRef):
+        for e in by_ref.get(ref, ()):
+            obj = e.apply(obj)
+        return obj
+
+    return dataclasses.replace(
+        cluster,
+        runtimes=[edited(rt, RuntimeRef(rt.kind, rt.namespace, rt.name)) for rt in cluster.runtimes],
+        inference_services=[edited(i, RuntimeRef(INFERENCE_SERVICE, i.namespace, i.name)) for i in cluster.inference_services])
 
 
 @dataclass
@@ -174,7 +256,8 @@ OWN = ("all", "runtime", "isvc")  # --own: which objects steer may change
 def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") -> SteerResult:
     """The smallest edit sets making `want` the one selected; `own` says which
     objects may change: the wanted runtime only, the InferenceService only
-    (its spec.runtime), or any (the runtime, rivals, the InferenceService)."""
+    (its accelerator classes and deployment-mode annotations, else its
+    spec.runtime), or any (the runtime, rivals, the InferenceService's fields)."""
     result = engine.solve(build_facts(cluster, [query]), 1)
     before, denied = result.queries[1], report.denials(result)
     if before.error is not None:
@@ -186,8 +269,8 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
     isvc = next((i for i in cluster.inference_services
                  if query.isvc is not None and (i.namespace, i.name) == (query.namespace, query.isvc)), None)
     if own == "isvc" and isvc is None:
-        raise UsageError("--own isvc needs --isvc: the edit is the InferenceService's spec.runtime")
-    if own == "isvc" or (isvc is not None and isvc.runtime_name and own == "all"):
+        raise UsageError("--own isvc needs --isvc: the edits are the InferenceService's")
+    if isvc is not None and isvc.runtime_name and own != "runtime":
         return _steer_named(cluster, query, want, isvc, before, denied)
     if isvc is not None and isvc.runtime_name:  # --own runtime: no edit of the runtime changes a named choice
         named = _named(isvc)
@@ -200,25 +283,54 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
     # (issue 16: steer said success where the ranking after still had another first).
     blockers = [] if want.namespaced else [r for r in before.ranking if r.namespaced]
     runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
-    rivals = [r for r in before.ranking if r != want]
-    found, candidates = _search(cluster, query, runtime, before, rivals, disable=own == "all")
+    found, candidates = _search(cluster, query, runtime, before, isvc, own)
     edit_sets = [_verify(cluster, query, want, edits) for edits in found]
-    impossible = [] if edit_sets else _why_impossible(before.verdicts[want])
-    if not edit_sets and own == "runtime":  # say which kind would help (issue 16)
-        helping, _ = _search(cluster, query, runtime, before, rivals, disable=True)
-        if helping:
-            impossible = ["only edits to other objects help (--own all): "
-                          + "; ".join(e.describe() for e in helping[0] if e.runtime != want)]
-    return SteerResult(want, query, blockers, edit_sets, before, impossible, candidates, denied)
+    if edit_sets:
+        return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied)
+    unnamed = []  # why naming the runtime does not make OME use it either
+    if own == "isvc":  # D-66: the InferenceService's fields cannot steer the ranking: name the runtime (X1)
+        named = _steer_named(cluster, query, want, isvc, before, denied)
+        if named.edit_sets:
+            return named
+        unnamed = named.impossible
+    helps = _what_helps(cluster, query, runtime, before, isvc, own)
+    impossible = helps + unnamed + ([] if helps else _why_impossible(before.verdicts[want]))
+    return SteerResult(want, query, blockers, [], before, impossible, candidates, denied)
 
 
-def _search(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, rivals: list[RuntimeRef],
-            disable: bool) -> tuple[list[list[Edit]], list[Edit]]:
-    """The optimal edit sets of steer.lp, and every candidate edit; `disable`:
-    disabling a rival is allowed."""
-    candidates = _Candidates(cluster, query, runtime, before, rivals if disable else [])
+def _search(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, isvc: InferenceService | None,
+            own: str) -> tuple[list[list[Edit]], list[Edit]]:
+    """The optimal edit sets of steer.lp over the edits `own` allows, and every candidate edit."""
+    candidates = _Candidates(cluster, query, runtime, before, own, isvc)
     facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + engine.STEER)
     return _solve(facts, candidates), list(candidates.edits.values())
+
+
+def _what_helps(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer,
+                isvc: InferenceService | None, own: str) -> list[str]:
+    """Where no edit `own` allows helps, which kind would (issue 16): the edits
+    of a set over every object, or naming the runtime in the
+    InferenceService's spec.runtime (X1); [] when neither does."""
+    want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
+    if own != "all":
+        helping, _ = _search(cluster, query, runtime, before, isvc, "all")
+        if helping:
+            edits = sorted(helping[0], key=lambda e: (KINDS.index(e.kind), e.path))
+            owner = {e: "runtime" if e.runtime == want else "isvc" if e.runtime.kind == INFERENCE_SERVICE else "all"
+                     for e in edits}
+            outside = [e for e in edits if owner[e] != own]  # the edits `own` does not allow
+            objects = set(owner.values())
+            allowed = f"--own {objects.pop()} or all" if len(objects) == 1 and objects != {"all"} else "--own all"
+            kinds = [KIND_TEXT[k] for k in dict.fromkeys(e.kind for e in outside)]
+            inside = [e for e in edits if e not in outside]
+            return [f"only {' and '.join(kinds)} {'helps' if len(kinds) == 1 else 'help'} ({allowed}): " + "; ".join(e.describe() for e in outside)
+                    + ("" if not inside else ", with " + "; ".join(e.describe() for e in inside))]
+    if isvc is not None and own != "isvc":
+        named = _steer_named(cluster, query, want, isvc, before, [])
+        if named.edit_sets:
+            return [f"only {KIND_TEXT['runtime_name']} helps (--own isvc): OME then uses it whatever the ranking (X1): "
+                    + "; ".join(e.describe() for e in named.edit_sets[0].edits)]
+    return []
 
 
 def _named(isvc) -> RuntimeRef:
@@ -239,9 +351,7 @@ def _steer_named(cluster: Cluster, query: Query, want: RuntimeRef, isvc, before:
         sync = {} if isvc.runtime_auto_sync is None else {"autoSync": isvc.runtime_auto_sync}
         edits = [Edit("runtime_name", RuntimeRef(INFERENCE_SERVICE, isvc.namespace, isvc.name), "spec.runtime",
                       {"name": isvc.runtime_name, "kind": isvc.runtime_kind}, {"name": want.name, "kind": want.kind, **sync})]
-    edited = dataclasses.replace(cluster, inference_services=[
-        edits[0].apply(i) if edits and i is isvc else i for i in cluster.inference_services])
-    answer = engine.solve(build_facts(edited, [query]), 1, outcome=True).queries[1]
+    answer = engine.solve(build_facts(apply_edits(cluster, edits), [query]), 1, outcome=True).queries[1]
     if answer.outcome.used == want:
         return SteerResult(want, query, [], [EditSet(edits, answer)], before, [], edits, denied, named)
     why = Selection(query, answer).message or "OME uses no runtime"
@@ -249,22 +359,36 @@ def _steer_named(cluster: Cluster, query: Query, want: RuntimeRef, isvc, before:
 
 
 class _Candidates:
-    """The candidate edits: for each, the facts that describe it."""
+    """The candidate edits `own` allows: for each, the facts that describe it."""
 
-    def __init__(self, cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer,
-                 rivals: list[RuntimeRef]) -> None:
+    def __init__(self, cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, own: str,
+                 isvc: InferenceService | None) -> None:
         self.runtime = runtime
         self.want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
         self.before = before
-        self.rivals = rivals
-        self.model_size = _model_size(cluster, query, before)
+        self.own_runtime = own in ("all", "runtime")
+        self.rivals = [r for r in before.ranking if r != self.want] if own == "all" else []
+        self.isvc = isvc if own in ("all", "isvc") else None
+        self.model = _model(cluster, before)
+        self.model_size = None if self.model is None or self.model.size is None else (self.model.size, parse_size(self.model.size))
         self.edits: dict[str, Edit] = {}  # the edit's term, as clingo prints it -> the edit
 
     def add_facts(self, builder: FactBuilder, entries: EntryTables) -> None:
         fact = builder.fact
         t = runtime_id(self.runtime.kind, self.runtime.namespace, self.runtime.name)
         fact.wanted(t)
-        targets = sorted({self.before.verdicts[r].score for r in self.rivals} | {0})
+        if self.own_runtime:
+            self._runtime_edits(builder, entries, t)
+        for rival in self.rivals:
+            rival_rt = runtime_id(rival.kind, rival.namespace, rival.name)
+            edit = Edit("disable", rival, "spec.disabled", None, True)
+            fact.edit_disable(self._edit(builder, edit, term("disable", rival_rt), term("disable", rival_rt)), rival_rt)
+        if self.isvc is not None:
+            self._isvc_edits(builder)
+
+    def _runtime_edits(self, builder: FactBuilder, entries: EntryTables, t: Term) -> None:
+        fact = builder.fact
+        targets = sorted({self.before.verdicts[r].score for r in self.before.ranking if r != self.want} | {0})
         priorities = set()
         for i, entry in enumerate(self.runtime.entries):
             a = _reading(entry.model_format.weight, 10) + _reading(entry.model_framework.weight, 5)
@@ -272,9 +396,9 @@ class _Candidates:
         for i, entry in enumerate(self.runtime.entries):
             for p in sorted(priorities - {entry.priority or 1}):
                 edit = Edit("priority", self.want, f"spec.supportedModelFormats[{i}].priority", entry.priority, p, entry=i)
-                edit_term = self._edit(builder, edit, term("priority", i, p), ("number", i), abs(p - (entry.priority or 1)))
+                edit_term = self._edit(builder, edit, term("priority", i, p), term("number", i), abs(p - (entry.priority or 1)))
                 fact.edit_priority(edit_term, i, p)
-                fact.edit_weights(edit_term, i, entries.weights(dataclasses.replace(entry, priority=p)))
+                fact.edit_weights(edit_term, i, entries.weights(edit.apply_to_entry(entry)))
             p = entry.priority or 1
             for side, ref, other, default in (("format", entry.model_format, entry.model_framework, (10, 5)),
                                               ("framework", entry.model_framework, entry.model_format, (5, 10))):
@@ -283,21 +407,83 @@ class _Candidates:
                 for w in sorted(values - {ref.weight}):
                     path = f"spec.supportedModelFormats[{i}].{'modelFormat' if side == 'format' else 'modelFramework'}.weight"
                     edit = Edit("weight", self.want, path, ref.weight, w, entry=i, side=side)
-                    edit_term = self._edit(builder, edit, term("weight", i, const(side), _int_arg(w)), ("number", i), abs(w - ref.weight))
-                    changed = dataclasses.replace(ref, weight=w)
-                    field = "model_format" if side == "format" else "model_framework"
-                    fact.edit_weights(edit_term, i, entries.weights(dataclasses.replace(entry, **{field: changed})))
+                    edit_term = self._edit(builder, edit, term("weight", i, const(side), _int_arg(w)), term("number", i), abs(w - ref.weight))
+                    fact.edit_weights(edit_term, i, entries.weights(edit.apply_to_entry(entry)))
             if entry.auto_select is not True:
                 edit = Edit("auto_select", self.want, f"spec.supportedModelFormats[{i}].autoSelect", entry.auto_select, True, entry=i)
-                fact.edit_auto_select(self._edit(builder, edit, term("auto_select", i), ("auto_select", i)), i)
+                fact.edit_auto_select(self._edit(builder, edit, term("auto_select", i), term("auto_select", i)), i)
+            self._signature_edits(builder, entries, i, entry)
         self._range_edits(builder)
         if self.runtime.disabled:  # Q2: re-enabling is an edit of the wanted runtime's own manifest
             edit = Edit("enable", self.want, "spec.disabled", True, False)
-            fact.edit_enable(self._edit(builder, edit, const("enable"), ("enable",)), t)
-        for rival in self.rivals:
-            rival_rt = runtime_id(rival.kind, rival.namespace, rival.name)
-            edit = Edit("disable", rival, "spec.disabled", None, True)
-            fact.edit_disable(self._edit(builder, edit, term("disable", rival_rt), ("disable", rival_rt)), rival_rt)
+            fact.edit_enable(self._edit(builder, edit, const("enable"), const("enable")), t)
+
+    def _signature_edits(self, builder: FactBuilder, entries: EntryTables, i: int, entry: Entry) -> None:
+        """Versions and operators of entry i (V3-V9, issue 16): set a side's
+        version to the model's (or remove it where the model has none), set its
+        operator to one of V4's named ones; each a field of its own (one line),
+        and a signature for every combination of them, built as any entry's
+        (EntryTables.signature): the V rules decide which one matches."""
+        fact, model = builder.fact, self.model
+        fields = []  # per field (a side's version or operator): its candidate edits
+        for side, attr, key in (("format", "model_format", "modelFormat"), ("framework", "model_framework", "modelFramework")):
+            ref, model_ref = getattr(entry, attr), None if model is None else getattr(model, attr)
+            if ref is None or model_ref is None or model_ref.name != ref.name:
+                continue  # versions are compared only when the names are equal (Q13, Q14): no version edit helps
+            path = f"spec.supportedModelFormats[{i}].{key}"
+            if model_ref.version != ref.version:
+                edit = Edit("version", self.want, f"{path}.version", ref.version, model_ref.version, entry=i, side=side)
+                fields.append([(edit, self._edit(builder, edit, term("version", i, const(side)), term("version", i, const(side))))])
+            if model_ref.version is not None:  # an operator compares only where both sides have a version (V3)
+                old = ref.operator if ref.operator_written else None
+                operators = []
+                for op in OPERATORS:
+                    if op != ref.operator:
+                        edit = Edit("operator", self.want, f"{path}.operator", old, op, entry=i, side=side)
+                        operators.append((edit, self._edit(builder, edit, term("operator", i, const(side), op),
+                                                           term("operator", i, const(side)))))
+                fields.append(operators)
+        for _, edit_term in itertools.chain.from_iterable(fields):
+            fact.edit_signature_field(edit_term, i)
+        options = itertools.product(*([None, *candidates] for candidates in fields))
+        for number, option in enumerate((o for o in options if any(o)), 1):
+            edited = entry
+            for edit, edit_term in filter(None, option):
+                edited = edit.apply_to_entry(edited)
+                fact.sig_option_edit(i, number, edit_term)
+                if edit.kind == "version" and edit.new is not None:
+                    add_version(builder, edit.new)  # V1: parsed as every version is
+            fact.sig_option(i, number, entries.signature(edited))
+
+    def _isvc_edits(self, builder: FactBuilder) -> None:
+        """The InferenceService's accelerator-class requests (A1) and
+        deployment-mode annotations (D3, issue 16): set one to the wanted
+        runtime's value (a class it lists, the mode it declares), or remove it.
+        Only fields that exist are edited; an annotation only on a component
+        the InferenceService has (creating spec.engine or spec.decoder would
+        change what other rules read, O9, D3)."""
+        fact, isvc = builder.fact, self.isvc
+        i = term("isvc", isvc.namespace, isvc.name)
+        ref = RuntimeRef(INFERENCE_SERVICE, isvc.namespace, isvc.name)
+        for kind, where, attr, keys in ISVC_FIELDS:
+            old = getattr(isvc, attr)
+            if kind == "accelerator_class":
+                field = term("accelerator", const(where))
+                values = sorted(set(self.runtime.accelerator_classes or ()) - {old}) if old is not None else []
+            else:
+                if not (isvc.has_engine if where == "engine" else isvc.has_decoder):
+                    continue
+                field = term("mode", const(where))
+                mode = self.runtime.engine_mode if where == "engine" else self.runtime.decoder_mode
+                values = [mode] if mode is not None and mode != old else []
+            path = ".".join(keys[:-1]) + (f'["{keys[-1]}"]' if "/" in keys[-1] else f".{keys[-1]}")
+            for value in values + ([None] if old is not None else []):
+                edit = Edit(kind, ref, path, old, value, field=attr, keys=keys)
+                edit_term = self._edit(builder, edit, term("set", field, value) if value is not None else term("remove", field),
+                                       field, 0 if value is not None else 1)
+                fact.edit_isvc_field(edit_term, i, field)
+                if value is not None:
+                    (fact.edit_accelerator if kind == "accelerator_class" else fact.edit_mode)(edit_term, i, const(where), value)
 
     def _range_edits(self, builder: FactBuilder) -> None:
         fact, exact = builder.fact, builder.exact
@@ -318,7 +504,7 @@ class _Candidates:
                 edit = Edit("size_range", self.want, f"spec.modelSizeRange.{bound}", old, text, bound=bound)
                 change = abs(parse_size(old) - size)
                 worst = max(worst, change)
-                edit_term = self._edit(builder, edit, term("widen", const(bound)), ("range",), change)
+                edit_term = self._edit(builder, edit, term("widen", const(bound)), const("range"), change)
                 if fixable:
                     fact.edit_discards_range(edit_term)
                 fact.edit_bound(edit_term, const(bound), text, exact(size))
@@ -327,7 +513,7 @@ class _Candidates:
                     low, high = (size, parse_size(other)) if bound == "min" else (parse_size(other), size)
                     fact.edit_width(edit_term, exact(high - low))
         edit = Edit("size_range", self.want, "spec.modelSizeRange", {k: v for k, v in (("min", size_range.min), ("max", size_range.max)) if v is not None}, None)
-        drop = self._edit(builder, edit, const("drop_range"), ("range",), worst + 1)
+        drop = self._edit(builder, edit, const("drop_range"), const("range"), worst + 1)
         fact.edit_drop_range(drop)
         if typo:
             fact.edit_discards_range(drop)
@@ -342,7 +528,7 @@ class _Candidates:
         fact, exact = builder.fact, builder.exact
         value = parse_size(fixed)
         edit = Edit("size_range", self.want, f"spec.modelSizeRange.{bound}", old, fixed, bound=bound)
-        edit_term = self._edit(builder, edit, term("fix_unit", const(bound)), ("range",), 0)
+        edit_term = self._edit(builder, edit, term("fix_unit", const(bound)), const("range"), 0)
         fact.edit_bound(edit_term, const(bound), fixed, exact(value))
         fact.size_gap(exact(size), exact(value), exact(abs(value - size)))
         other = self.runtime.size_range.max if bound == "min" else self.runtime.size_range.min
@@ -351,12 +537,12 @@ class _Candidates:
             fact.edit_width(edit_term, exact(high - low))
         return True
 
-    def _edit(self, builder: FactBuilder, edit: Edit, edit_term: Term, slot: tuple, change=None) -> Term:
+    def _edit(self, builder: FactBuilder, edit: Edit, edit_term: Term, slot: Term, change=None) -> Term:
         fact = builder.fact
         self.edits[edit_term.text] = edit
         fact.edit(edit_term)
         fact.edit_kind(edit_term, const(edit.kind))
-        fact.edit_slot(edit_term, term(*slot) if len(slot) > 1 else const(slot[0]))
+        fact.edit_slot(edit_term, slot)
         if edit.runtime != self.want:
             fact.edit_on_other(edit_term)
         if change is not None:
@@ -388,14 +574,12 @@ def _weight_thresholds(score: int, priority: int, other: int) -> set[int]:
     return above | ({score // priority - other} if score % priority == 0 else set())
 
 
-def _model_size(cluster: Cluster, query: Query, before: QueryAnswer) -> tuple[str, Fraction] | None:
+def _model(cluster: Cluster, before: QueryAnswer) -> Model | None:
+    """The model the query is evaluated against."""
     model = before.model
     name = model.arguments[-1].string
     namespace = model.arguments[0].string if model.name == "bm" else None
-    for m in cluster.models:
-        if m.name == name and m.namespace == namespace and m.size is not None:
-            return m.size, parse_size(m.size)
-    return None
+    return next((m for m in cluster.models if m.name == name and m.namespace == namespace), None)
 
 
 def _solve(facts: Facts, candidates: _Candidates) -> list[list[Edit]]:
@@ -406,16 +590,7 @@ def _solve(facts: Facts, candidates: _Candidates) -> list[list[Edit]]:
 def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit]) -> EditSet:
     """Apply the edits to the manifests and select again: the edit set must make
     `want` the first runtime, or steer reports no success (issue 16)."""
-    by_ref = {e.runtime: [] for e in edits}
-    for e in edits:
-        by_ref[e.runtime].append(e)
-    runtimes = []
-    for rt in cluster.runtimes:
-        for e in by_ref.get(RuntimeRef(rt.kind, rt.namespace, rt.name), ()):
-            rt = e.apply(rt)
-        runtimes.append(rt)
-    edited = dataclasses.replace(cluster, runtimes=runtimes)
-    answer = engine.solve(build_facts(edited, [query]), 1, details=True).queries[1]  # details: win_notes reads the scoring entries
+    answer = engine.solve(build_facts(apply_edits(cluster, edits), [query]), 1, details=True).queries[1]  # details: win_notes reads the scoring entries
     if not answer.ranking or answer.ranking[0] != want:
         raise engine.InternalError(f"steer: the edit set {[e.describe() for e in edits]} does not make {want} win when applied")
     return EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer)
@@ -424,9 +599,9 @@ def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit])
 def _why_impossible(verdict: Verdict) -> list[str]:
     """The failed checks no edit of the vocabulary can fix (Q2-Q5), with their reasons."""
     unfixable = {
-        "q3": "no edit changes accelerator classes",
-        "q4": "no edit changes deployment modes",
-        "q5": "no edit changes formats, frameworks, versions, architectures or pipelines",
+        "q3": "steer changes the InferenceService's requested classes, not a runtime's acceleratorClasses",
+        "q4": "steer changes the InferenceService's deployment-mode annotations, not a runtime's",
+        "q5": "steer changes versions and operators, not formats, frameworks, architectures, quantizations or pipelines",
     }
     texts = [f"{reasons.check_id(c)}: {reasons.text(term, verdict.format_details)} ({unfixable[c]})"
              for c, term in verdict.failures.items() if c in unfixable]
@@ -481,7 +656,7 @@ def to_document(result: SteerResult) -> dict:
     for edit_set in result.edit_sets:
         sets.append({
             "edits": [{"object": ref(e.runtime), "path": e.path, "from": e.old, "to": e.new} for e in edit_set.edits],
-            "patches": [{"object": ref(r), "patch": ops} for r, ops in _patches(edit_set).items()],
+            "patches": [{"object": ref(r), "type": kind, "patch": patch} for r, (kind, patch) in _patches(edit_set).items()],
             "rankingAfter": [ref(r) for r in edit_set.answer.ranking],
             # the runtime OME uses after the edits: the first of the ranking, or the named one (X1)
             "selectedAfter": ref(edit_set.answer.outcome.used if result.pinned else edit_set.answer.ranking[0]),
@@ -500,12 +675,33 @@ def to_document(result: SteerResult) -> dict:
     }
 
 
-def _patches(edit_set: EditSet) -> dict[RuntimeRef, list[dict]]:
-    """The edit set as RFC 6902 operations per object, in the set's order."""
-    patches: dict[RuntimeRef, list[dict]] = {}
+def _patches(edit_set: EditSet) -> dict[RuntimeRef, tuple[str, list[dict] | dict]]:
+    """The edit set as one patch per object, in the set's order: RFC 6902
+    operations (type json), or for the InferenceService's fields one RFC 7386
+    document (type merge, Edit.merge)."""
+    by_object: dict[RuntimeRef, list[Edit]] = {}
     for edit in edit_set.edits:
-        patches.setdefault(edit.runtime, []).append(edit.json_patch())
+        by_object.setdefault(edit.runtime, []).append(edit)
+    patches = {}
+    for obj, edits in by_object.items():
+        if any(e.merge for e in edits):
+            if not all(e.merge for e in edits):
+                raise engine.InternalError(f"steer: {object_text(obj)} has edits for a JSON and a merge patch")
+            document: dict = {}
+            for e in edits:
+                _deep_merge(document, e.merge_patch())
+            patches[obj] = ("merge", document)
+        else:
+            patches[obj] = ("json", [e.json_patch() for e in edits])
     return patches
+
+
+def _deep_merge(into: dict, document: dict) -> None:
+    for key, value in document.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _deep_merge(into[key], value)
+        else:
+            into[key] = value
 
 
 RESOURCES = {SERVING_RUNTIME: "servingruntimes.ome.io", CLUSTER_SERVING_RUNTIME: "clusterservingruntimes.ome.io",
@@ -519,10 +715,10 @@ def render_patch(result: SteerResult) -> str:
     lines = []
     for number, edit_set in enumerate(result.edit_sets, 1):
         lines.append(f"# edit set {number} of {len(result.edit_sets)}" + ("" if edit_set.edits else ": no edit is needed"))
-        for obj, ops in _patches(edit_set).items():
+        for obj, (kind, patch) in _patches(edit_set).items():
             namespace = ["-n", obj.namespace] if obj.namespace is not None else []
-            lines.append(shlex.join(["kubectl", "patch", RESOURCES[obj.kind], obj.name, *namespace, "--type=json",
-                                     "-p", json.dumps(ops, separators=(",", ":"))]))
+            lines.append(shlex.join(["kubectl", "patch", RESOURCES[obj.kind], obj.name, *namespace, f"--type={kind}",
+                                     "-p", json.dumps(patch, separators=(",", ":"))]))
     return "\n".join(lines) + "\n"
 
 
@@ -562,7 +758,8 @@ def add_parser(commands, common) -> None:
     parser.add_argument("-o", "--output", choices=("text", "yaml", "json", "patch"), default="text",
                         help="patch: each edit set as kubectl patch commands")
     parser.add_argument("--own", choices=OWN, default="all",
-                        help="the objects steer may change: the wanted runtime, the InferenceService (its spec.runtime), or all (default)")
+                        help="the objects steer may change: the wanted runtime, the InferenceService (its accelerator classes and "
+                             "deployment-mode annotations, else its spec.runtime), or all (default)")
     common(parser)
     parser.set_defaults(run=run)
 
