@@ -367,3 +367,9 @@ def test_verbose_shows_the_arithmetic_of_a_zero_score_Q8(tmp_path):
     out = run_cli("explain", "--model", "m", "-f", path, "-v").stdout
     assert "  Q8: auto-select score is 0\n    score: (-10 + 1) × 1 from entry 0, none above 0 (S1)\n" in out
     assert "    score: no entry counts: each matching entry has autoSelect: false (S2)\n" in out
+    # an entry that fails Q5 on its version never counts, though its autoSelect is true (it blamed autoSelect)
+    other = entry(modelFramework={"name": "transformers", "version": "9.9.9"})
+    path = write(tmp_path, model(), runtime("v", supportedModelFormats=[other]), runtime("ok"))
+    out = run_cli("explain", "--model", "m", "-f", path, "-v").stdout
+    assert ("    score: no entry counts: none both matches the model's format and framework (names and versions) "
+            "and has autoSelect other than false (S2)\n") in out and "autoSelect: false" not in out

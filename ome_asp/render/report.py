@@ -339,8 +339,12 @@ def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict, keep:
                                + (_accelerator_note(runtime, isvc) if term.name == "accelerator_class_unsupported" else ""))
                 if check == "q8":  # the arithmetic of the zero score (issue 16)
                     basis = _score_basis(v, entry_names[v.runtime], weights)
+                    # a compatible runtime (Q5 passed) has an entry that matches; an incompatible
+                    # one may have none, whatever its autoSelect (issue 16: -v blamed autoSelect)
                     out.append(f"    score: {basis}, none above 0 (S1)" if basis else
-                               "    score: no entry counts: each matching entry has autoSelect: false (S2)")
+                               "    score: no entry counts: each matching entry has autoSelect: false (S2)" if "q5" not in v.failures
+                               else "    score: no entry counts: none both matches the model's format and framework "
+                                    "(names and versions) and has autoSelect other than false (S2)")
         out += [f"  {note}" for note in _unit_notes(runtime)]
     return "\n".join(out) + "\n"
 
