@@ -147,3 +147,14 @@ def test_f_on_a_kustomize_directory_names_both_files_and_k(tmp_path):
     assert result.code == 1
     message = result.stderr
     assert "vllm-llama.yaml" in message and "vllm-llama-old.yaml" in message and "read it with -k DIR" in message
+
+
+def test_f_on_a_kustomization_without_kind_says_k(tmp_path):
+    """Issue 16: kustomize needs no apiVersion/kind in kustomization.yaml, so
+    -f DIR met it as a manifest without kind; the error now names -k."""
+    (tmp_path / "runtimes.yaml").write_text(WORKED.joinpath("manifests.yaml").read_text())
+    (tmp_path / "kustomization.yaml").write_text("resources:\n- runtimes.yaml\n")
+    result = run_cli("explain", *MODEL, "-f", str(tmp_path))
+    assert result.code == 1
+    assert result.stderr.rstrip("\n").endswith("kind: Required value; this is a kustomization: read its directory with -k DIR")
+    assert run_cli("explain", *MODEL, "-k", str(tmp_path)).code == 0

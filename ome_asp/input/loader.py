@@ -47,6 +47,7 @@ from ome_asp.input.objects import (
     unrepresentable,
 )
 from ome_asp.input.profiles import V1_3, Profile
+from ome_asp.input.sources import KUSTOMIZATION_FILES
 from ome_asp.input.sizes import is_go_size, is_size
 from ome_asp.input.timestamps import parse_rfc3339
 from ome_asp.input.versions import parse_version
@@ -295,7 +296,10 @@ class _Reader:
             obj.fail_object(f"expected an object (a YAML mapping), found {_json_type(content)}")
         kind = obj.get(content, "", "kind", "string")
         if not kind:
-            obj.fail("kind", "Required value", content, "kind")
+            # kustomize does not need apiVersion/kind in a kustomization; -f DIR reads it as a manifest (issue 16)
+            kustomization = os.path.basename(source.file) in KUSTOMIZATION_FILES
+            obj.fail("kind", "Required value" + ("; this is a kustomization: read its directory with -k DIR"
+                                                 if kustomization else ""), content, "kind")
         if kind not in KINDS:
             self.warn(f"{source}: kind {shown(kind)} is not read by ome-asp")
             return
