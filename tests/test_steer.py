@@ -303,6 +303,27 @@ def test_a_deployment_mode_is_steered_by_the_engine_annotation(tmp_path):
         "steer", *target, "--own", "runtime").stdout
 
 
+def test_own_limits_which_objects_change(tmp_path):
+    """Issue 16: b loses to a on the score (S3, O2); raising b's priority or
+    moving the InferenceService's selector to y, a class only b lists (A3),
+    both make b win. --own all prefers b's own manifest (D-65), --own isvc
+    edits only the InferenceService, --own runtime only b."""
+    from manifests import entry, model, runtime, write
+
+    isvc = _isvc()
+    isvc["spec"]["acceleratorSelector"] = {"acceleratorClass": "x"}
+    path = write(tmp_path, _accelerator_class("x"), _accelerator_class("y"), model(), isvc,
+                 runtime("a", supportedModelFormats=[entry(priority=2)], acceleratorRequirements={"acceleratorClasses": ["x"]}),
+                 runtime("b", acceleratorRequirements={"acceleratorClasses": ["x", "y"]}))
+    objects = {}
+    for own in ("all", "runtime", "isvc"):
+        document = json.loads(run_cli("steer", "--isvc", "chat", "-f", path, "--want", "b", "--own", own, "-o", "json").stdout)
+        assert document["editSets"], document["impossible"]
+        objects[own] = {(e["object"]["kind"], e["path"]) for s in document["editSets"] for e in s["edits"]}
+    assert objects["all"] == objects["runtime"] == {("ClusterServingRuntime", "spec.supportedModelFormats[0].priority")}
+    assert objects["isvc"] == {("InferenceService", "spec.acceleratorSelector.acceleratorClass")}
+
+
 def test_where_no_ranking_edit_helps_naming_the_runtime_is_said(tmp_path):
     """Issue 16: a format name mismatch (Q5) no edit of the vocabulary fixes;
     for an InferenceService, steer says that naming the runtime (X1, --own

@@ -47,8 +47,8 @@ from ome_asp.input.objects import (
     unrepresentable,
 )
 from ome_asp.input.profiles import V1_3, Profile
-from ome_asp.input.sources import KUSTOMIZATION_FILES
 from ome_asp.input.sizes import is_go_size, is_size
+from ome_asp.input.sources import KUSTOMIZATION_FILES
 from ome_asp.input.timestamps import parse_rfc3339
 from ome_asp.input.versions import parse_version
 from ome_asp.timing import gc_paused
