@@ -234,6 +234,9 @@ def test_an_operator_mismatch_is_steered_by_a_one_line_operator_edit(tmp_path):
         (edit,) = edit_set["edits"]
         assert (edit["path"], edit["from"]) == ("spec.supportedModelFormats[0].modelFormat.operator", "GreaterThan")
         assert edit_set["selectedAfter"]["name"] == "b"
+    patch = run_cli("steer", "--model", "m", "-f", path, "--want", "b", "-o", "patch").stdout
+    assert ("kubectl patch clusterservingruntimes.ome.io b --type=json -p "
+            "'[{\"op\":\"add\",\"path\":\"/spec/supportedModelFormats/0/modelFormat/operator\",\"value\":\"Equal\"}]'\n") in patch
 
 
 def test_version_and_operator_edits_combine_on_one_side(tmp_path):
@@ -299,6 +302,9 @@ def test_a_deployment_mode_is_steered_by_the_engine_annotation(tmp_path):
     assert edit_set["patches"] == [{
         "object": {"kind": "InferenceService", "namespace": "default", "name": "chat"}, "type": "merge",
         "patch": {"spec": {"engine": {"annotations": {"ome.io/deploymentMode": "MultiNode"}}}}}]
+    assert run_cli("steer", *target, "-o", "patch").stdout.splitlines()[1] == (
+        "kubectl patch inferenceservices.ome.io chat -n default --type=merge -p "
+        "'{\"spec\":{\"engine\":{\"annotations\":{\"ome.io/deploymentMode\":\"MultiNode\"}}}}'")
     assert "only the InferenceService's deployment-mode annotation helps (--own isvc or all)" in run_cli(
         "steer", *target, "--own", "runtime").stdout
 
@@ -341,6 +347,21 @@ def test_where_no_ranking_edit_helps_naming_the_runtime_is_said(tmp_path):
     assert result.code == 0 and "Used after edit set 1 (selected again on the edited manifests): ClusterServingRuntime b" in result.stdout
     assert "(steer changes versions and operators, not formats, frameworks" in run_cli(
         "steer", "--model", "m", "-f", path, "--want", "b").stdout
+
+
+def test_own_isvc_on_a_disabled_runtime_says_re_enabling_helps(tmp_path):
+    """Issue 16's example ("only re-enabling phi-legacy helps: it is disabled"):
+    under --own isvc nothing of the InferenceService helps a disabled runtime
+    (Q2), and naming it fails too (X1 with a disabled runtime); steer says
+    which kind would and which --own allows it, and why the name does not."""
+    from manifests import entry, model, runtime, write
+
+    path = write(tmp_path, model(), _isvc(), runtime("a"), runtime("b", disabled=True, supportedModelFormats=[entry(priority=3)]))
+    result = run_cli("steer", "--isvc", "chat", "-f", path, "--want", "b", "--own", "isvc")
+    assert result.code == 1
+    assert result.stdout.splitlines()[2:] == [
+        "  only re-enabling the runtime helps (--own runtime or all): ClusterServingRuntime b: spec.disabled: true → false",
+        "  with spec.runtime.name naming b: cluster-scoped runtime b is disabled"]
 
 
 # --- properties on random clusters ---------------------------------------------
