@@ -332,6 +332,40 @@ def test_own_limits_which_objects_change(tmp_path):
     assert objects["isvc"] == {("InferenceService", "spec.acceleratorSelector.acceleratorClass")}
 
 
+def test_which_kind_helps_lists_a_dropped_range(tmp_path):
+    """Issue 16 regression (found by fuzzing steer under every --own): the
+    helping set held `remove spec.modelSizeRange`, whose old value is a
+    mapping, and naming the kinds crashed (an edit used as a dict key). Here
+    b's inverted range (Z4) needs dropping and the InferenceService's class
+    moving (A3): --own runtime says both, in that order."""
+    from manifests import model, runtime, write
+
+    path = write(tmp_path, _accelerator_class("x"), _accelerator_class("y"), model(modelParameterSize="3B"),
+                 _isvc(annotations={"ome.io/accelerator-class": "x"}),
+                 runtime("a", acceleratorRequirements={"acceleratorClasses": ["x"]}),
+                 runtime("b", modelSizeRange={"min": "10B", "max": "1B"}, acceleratorRequirements={"acceleratorClasses": ["y"]}))
+    result = run_cli("steer", "--isvc", "chat", "-f", path, "--want", "b", "--own", "runtime")
+    assert result.code == 1, result.stderr
+    assert result.stdout.splitlines()[2] == (
+        "  only the InferenceService's accelerator class helps (--own all): InferenceService default/chat: "
+        'metadata.annotations["ome.io/accelerator-class"]: x → y, with ClusterServingRuntime b: remove spec.modelSizeRange')
+
+
+def test_an_empty_annotation_is_shown_quoted(tmp_path):
+    """An empty annotation is a value (spec 0.2), not a mode (D1), so D3 reads
+    spec.deploymentMode; the edit that sets it reads `"" → MultiNode`, never
+    `  → MultiNode` (issue 16, found by fuzzing)."""
+    from manifests import model, runtime, write
+
+    mode = lambda m: {"annotations": {"ome.io/deploymentMode": m}}  # noqa: E731
+    isvc = _isvc(engine=mode(""))
+    isvc["spec"]["deploymentMode"] = "RawDeployment"
+    path = write(tmp_path, model(), isvc, runtime("a"), runtime("b", engineConfig=mode("MultiNode")))
+    result = run_cli("steer", "--isvc", "chat", "-f", path, "--want", "b")
+    assert result.code == 0, result.stderr
+    assert 'InferenceService default/chat: spec.engine.annotations["ome.io/deploymentMode"]: "" → MultiNode\n' in result.stdout
+
+
 def test_where_no_ranking_edit_helps_naming_the_runtime_is_said(tmp_path):
     """Issue 16: a format name mismatch (Q5) no edit of the vocabulary fixes;
     for an InferenceService, steer says that naming the runtime (X1, --own
@@ -460,12 +494,14 @@ def winner_among(path, query: dict) -> dict | None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(case=strategies.clusters(), pick=st.integers(min_value=0, max_value=50))
-def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path, case, pick):
-    """Each edit set, applied as its JSON patches to the YAML and explained
-    afresh, puts the wanted runtime first (a ServingRuntime that blocks it, O1,
-    disabled), so admission accepted it too (I9)."""
+@given(case=strategies.clusters(), pick=st.integers(min_value=0, max_value=50), own=st.sampled_from(steer.OWN))
+def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path, case, pick, own):
+    """Each edit set, applied as its JSON or merge patches to the YAML and
+    explained afresh, puts the wanted runtime first (a ServingRuntime that
+    blocks it, O1, disabled), so admission accepted it too (I9); and it
+    changes only the objects --own allows (issue 16)."""
     documents, query = case
+    assume(own != "isvc" or "isvc" in query)
     path = tmp_path / "cluster.yaml"
     path.write_text(yaml.safe_dump_all(documents))
     cluster = load([str(path)])
@@ -475,13 +511,16 @@ def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path,
     want = sorted(before.verdicts, key=lambda r: (r.kind, r.name))[pick % len(before.verdicts)]
     label = f"{want.kind}/{want.name}"
     target = ["--isvc", query["isvc"]] if "isvc" in query else ["--model", query["model"]]
-    result = run_cli("steer", *target, "-n", query["namespace"], "-f", str(path), "--want", label, "-o", "json")
+    result = run_cli("steer", *target, "-n", query["namespace"], "-f", str(path), "--want", label, "--own", own, "-o", "json")
     assert result.code in (0, 1), result.stderr
     document = json.loads(result.stdout)
     if result.code == 1:
         assert document["editSets"] == [] and document["impossible"]
         return
     for edit_set in document["editSets"]:
+        objects = {(e["object"]["kind"], e["object"]["name"]) for e in edit_set["edits"]}
+        assert objects <= {"runtime": {(want.kind, want.name)}, "isvc": {("InferenceService", query.get("isvc"))}}.get(
+            own, objects), (own, objects)
         edited = tmp_path / "edited.yaml"
         edited.write_text(yaml.safe_dump_all(patched(documents, edit_set["patches"])))
         first = winner_among(edited, query)

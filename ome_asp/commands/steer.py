@@ -109,7 +109,8 @@ class Edit:
     keys: tuple = ()  # the YAML path as keys, for the InferenceService's fields (a merge patch writes them)
 
     def describe(self) -> str:
-        shown = lambda v: "absent" if v is None else ("true" if v is True else "false" if v is False else str(v))  # noqa: E731
+        # an empty string is a value (spec 0.2: "set"), quoted so it does not read as nothing
+        shown = lambda v: "absent" if v is None else ("true" if v is True else "false" if v is False else '""' if v == "" else str(v))  # noqa: E731
         if self.kind == "runtime_name":
             change = f"spec.runtime.name: {shown(self.old['name'])} → {self.new['name']}"
             if self.old["kind"] != self.new["kind"]:
@@ -118,7 +119,7 @@ class Edit:
         if self.kind in ("disable", "enable"):
             return f"{self.runtime}: spec.disabled: {shown(self.old)} → {shown(self.new)}"
         if self.new is None:
-            return f"{object_text(self.runtime)}: remove {self.path}" + (f" (was {self.old})" if isinstance(self.old, str) else "")
+            return f"{object_text(self.runtime)}: remove {self.path}" + (f" (was {shown(self.old)})" if isinstance(self.old, str) else "")
         return f"{object_text(self.runtime)}: {self.path}: {shown(self.old)} → {shown(self.new)}"
 
     @property
@@ -316,13 +317,13 @@ def _what_helps(cluster: Cluster, query: Query, runtime: Runtime, before: QueryA
         helping, _ = _search(cluster, query, runtime, before, isvc, "all")
         if helping:
             edits = sorted(helping[0], key=lambda e: (KINDS.index(e.kind), e.path))
-            owner = {e: "runtime" if e.runtime == want else "isvc" if e.runtime.kind == INFERENCE_SERVICE else "all"
-                     for e in edits}
-            outside = [e for e in edits if owner[e] != own]  # the edits `own` does not allow
-            objects = set(owner.values())
+            owners = ["runtime" if e.runtime == want else "isvc" if e.runtime.kind == INFERENCE_SERVICE else "all"
+                      for e in edits]
+            outside = [e for e, owner in zip(edits, owners) if owner != own]  # the edits `own` does not allow
+            inside = [e for e, owner in zip(edits, owners) if owner == own]
+            objects = set(owners)
             allowed = f"--own {objects.pop()} or all" if len(objects) == 1 and objects != {"all"} else "--own all"
             kinds = [KIND_TEXT[k] for k in dict.fromkeys(e.kind for e in outside)]
-            inside = [e for e in edits if e not in outside]
             return [f"only {' and '.join(kinds)} {'helps' if len(kinds) == 1 else 'help'} ({allowed}): " + "; ".join(e.describe() for e in outside)
                     + ("" if not inside else ", with " + "; ".join(e.describe() for e in inside))]
     if isvc is not None and own != "isvc":
