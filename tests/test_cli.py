@@ -333,6 +333,15 @@ def test_runtime_and_compatible_only_show_only_those_rows():
     assert (unknown.code, unknown.stderr) == (1, "error: --runtime nope: no candidate runtime of that name for this query\n")
 
 
+def test_runtime_names_found_are_printed_and_each_missing_one_is_an_error():
+    """As `kubectl get pod a nope`: the rows found, then one error line per
+    missing name (once, however often it is given), exit 1 (E2, issue 16)."""
+    both = run_cli("explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED,
+                   "--runtime", "vllm-llama", "--runtime", "nope", "--runtime", "nope")
+    assert [line.split()[0] for line in both.stdout.splitlines()[1:]] == ["vllm-llama"]
+    assert (both.code, both.stderr) == (1, "error: --runtime nope: no candidate runtime of that name for this query\n")
+
+
 def test_verbose_names_the_criterion_that_put_a_row_after_the_one_above():
     out = run_cli("explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED, "-v").stdout
     assert "  after team-llama: O1: the row above is a ServingRuntime, which comes first whatever the score\n" in out

@@ -100,7 +100,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     _count(result)
     phases.update(result.stats)
     notes = report.notes_json(cluster.warnings, warn_denied(result, stderr))
-    keep = _row_filter(args, result)
+    keep, missing = _row_filter(args, result)
     if not cluster.profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
         print(explain_note(cluster.profile), file=stderr)
     with phases("output"), gc_paused():
@@ -112,8 +112,10 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
             criteria = None if cluster.profile.go_sort else result.criteria  # Go's sort has no criteria
             stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights, keep,
                                                 runtimes, isvc, criteria))
+    for line in missing:
+        print(line, file=stderr)
     _print_phases(args, phases, facts.program, [result.stats], stderr)
-    return code
+    return max(code, EXIT_ERROR) if missing else code
 
 
 def _print_phases(args, phases: Phases, program: str, stats: list[dict], stderr: TextIO) -> None:
@@ -148,7 +150,7 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
             if not profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
                 print(explain_note(profile), file=stderr)
         notes = report.notes_json(cluster.warnings, report.denials(result))
-        keep = _row_filter(args, result)
+        keep, _ = _row_filter(args, result)  # no names are checked against many queries
         with gc_paused():
             text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep)
                            for n, (i, query) in enumerate(chunk, 1))
@@ -173,20 +175,23 @@ def explain_note(profile: profiles.Profile) -> str:
 
 
 def _row_filter(args, result: Answer):
-    """--runtime NAME... and --compatible-only as a row predicate (None: every row);
-    a name that is no candidate of a single query is an error (issue 16)."""
+    """--runtime NAME... and --compatible-only as a row predicate (None: every
+    row), and the error line of each --runtime name that is no candidate of a
+    single query: as `kubectl get` does, the rows found are printed and each
+    missing name is an error after them (issue 16)."""
     if not args.runtime and not args.compatible_only:
-        return None
+        return None, []
+    missing = []
     if not args.all_models:
         answer = result.queries[1]
         candidates = {r.name for r in answer.verdicts}
-        for name in args.runtime:
+        for name in dict.fromkeys(args.runtime):
             if answer.error is None and answer.ended is None and name not in candidates:
                 denied = any(r.name == name for r in result.denied)
-                raise OmeAspError(f"--runtime {name}: " + ("the admission webhook would deny it (see its warning)" if denied
-                                                           else "no candidate runtime of that name for this query"))
+                missing.append(f"error: --runtime {name}: " + ("the admission webhook would deny it (see its warning)"
+                                                              if denied else "no candidate runtime of that name for this query"))
     names = set(args.runtime)
-    return lambda row: (not names or row.runtime.name in names) and (not args.compatible_only or row.rank is not None)
+    return (lambda row: (not names or row.runtime.name in names) and (not args.compatible_only or row.rank is not None)), missing
 
 
 def _check_explain_flags(args) -> None:
