@@ -119,8 +119,15 @@ def _winner_changes(answers: dict, documents: list[dict]) -> bool:
     return view(before, "selected") != view(after, "selected") and bool(before.get("selected"))
 
 
+def _keys(answer: dict) -> list:
+    return sorted((r["kind"], r["runtime"], _number(r["score"]), _number(r["distance"] or 0)) for r in _yes_rows(answer))
+
+
 def _order_changes(answers: dict, documents: list[dict]) -> bool:
-    return view(answers["before"], "order") != view(answers["after"], "order")
+    """The order, or a qualifying runtime's key (its score or distance: the
+    property's statement compares the keys, encoding/find/properties)."""
+    before, after = answers["before"], answers["after"]
+    return view(before, "order") != view(after, "order") or _keys(before) != _keys(after)
 
 
 @dataclass(frozen=True)
@@ -133,6 +140,7 @@ class Property:
     statement: str
     violated: Callable[[dict, list[dict]], bool]
     variant: str | None = None  # a second world: raise_winner | add_disabled
+    runtimes: int = finder.Bounds.runtimes  # the default of --runtimes (docs/find.md, the catalogue)
 
 
 PROPERTIES = {
@@ -151,7 +159,7 @@ PROPERTIES = {
         _winner_changes, "raise_winner"),
     "adding-disabled-runtime-changes-nothing": Property(
         "Q2, W2, O5", "adding a runtime with spec.disabled: true changes neither the selection nor the order",
-        _order_changes, "add_disabled"),
+        _order_changes, "add_disabled", runtimes=1),
 }
 
 
@@ -246,6 +254,9 @@ def _where(path: str | None) -> Path | None:
 
 
 def bounds_of(args) -> finder.Bounds:
+    if args.runtimes is None:
+        prop = PROPERTIES.get(args.property) if args.property is not None else None
+        args.runtimes = prop.runtimes if prop is not None else finder.Bounds.runtimes
     if args.runtimes < 1 or args.entries < 1:
         raise UsageError("--runtimes and --entries must be at least 1")
     pools = dict(finder.DEFAULT_POOLS)
@@ -464,8 +475,9 @@ def add_parser(commands) -> None:
     parser.add_argument("--where", metavar="FILE.lp", help="your own condition: constraints over the shown atoms of a world")
     parser.add_argument("--encoding", metavar="DIR",
                         help="the encoding the worlds run (default: ome-asp's encoding/); --differ-encoding compares it with DIR")
-    parser.add_argument("--runtimes", type=int, default=finder.Bounds.runtimes, metavar="N",
-                        help="runtimes per scope, ServingRuntimes and ClusterServingRuntimes (default: %(default)s)")
+    parser.add_argument("--runtimes", type=int, default=None, metavar="N",
+                        help=f"runtimes per scope, ServingRuntimes and ClusterServingRuntimes (default: {finder.Bounds.runtimes}; "
+                        "1 for adding-disabled-runtime-changes-nothing)")
     parser.add_argument("--entries", type=int, default=finder.Bounds.entries, metavar="N",
                         help="supportedModelFormats entries per runtime (default: %(default)s)")
     parser.add_argument("--pool", action="append", default=[], metavar="NAME=V1,V2",

@@ -198,8 +198,13 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
         for position, value in enumerate(pools[f.pool], 1):
             fact.pool(const(f.name), position)
             fact.pool_value(const(f.name), position, _term(value))
-    for position, name in enumerate(pools["runtime_names"], 1):
-        fact.pool_name_rank(position, sorted(pools["runtime_names"]).index(name) + 1)
+    names = pools["runtime_names"]
+    if extra_runtime:
+        names = names + (added_name(names),)
+        fact.extra_name(len(names))
+        fact.pool_value(const("name"), len(names), names[-1])
+    for position, name in enumerate(names, 1):
+        fact.pool_name_rank(position, sorted(names).index(name) + 1)
     for position, name in enumerate(pools["entry_names"], 1):
         fact.pool_folded(position, _fold(name))
     for text in pools["versions"]:
@@ -215,6 +220,14 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
         if world.variant is not None:
             fact.world_variant(number, const(world.variant))
     return builder.program() + "".join(_switches(number, world.profile) for number, world in enumerate(world_list, 1))
+
+
+def added_name(names: tuple[str, ...]) -> str:
+    """The name of add_disabled's extra runtime: one no other runtime has, so
+    its identifier is none of theirs and each world's rules for a runtime read
+    one runtime (shared names make the solver prove, for every cluster, that
+    the extra runtime is not the one it shares a name with: ten times the search)."""
+    return next(name for name in ("added", *(f"added-{i}" for i in range(1, len(names) + 2))) if name not in names)
 
 
 def _switches(world: int, profile: Profile) -> str:
@@ -278,6 +291,24 @@ def _canonical_levels(bounds: Bounds, runtime_slots: list[int]) -> list[tuple[st
     return list(reversed(order))
 
 
+# What a variant world changes of world 1's cluster, as the generate.lp
+# predicates the change enters by: world_variant(W, raise_winner) is read
+# only by raised/2, whose world then gets other entry/5 and entry_priority/4
+# facts. (add_disabled's one more runtime, in_world/2, reaches nearly every
+# predicate: sharing the rest measured no faster, so its world derives all.)
+VARIES = {"raise_winner": {("raised", 2)}}
+
+
+def _shares(world: World, first: World, files: tuple[str, ...]) -> tuple[int, set] | None:
+    """A variant world of world 1's profile and encoding derives only what its
+    change reaches; the rest is world 1's (pinned.add)."""
+    if world.variant not in VARIES or (world.profile, world.encoding) != (first.profile, first.encoding):
+        return None
+    programs = [engine.statements(str(find_dir() / "generate.lp"))]
+    programs += [pinned.statements(world.encoding / name, 1) for name in files]
+    return 1, pinned.varied(VARIES[world.variant], programs)
+
+
 def search(bounds: Bounds, world_list: list[World], conditions: list[Path], parameters: str = "",
            where: Path | None = None, extra_runtime: bool = False, explain: bool = False) -> Witness | None:
     """The smallest witness of the conditions within the bounds, or None.
@@ -289,7 +320,7 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
     for path in conditions:
         ctl.load(str(path))
     for number, world in enumerate(world_list, 1):
-        pinned.add(ctl, [world.encoding / name for name in files], number)
+        pinned.add(ctl, [world.encoding / name for name in files], number, _shares(world, world_list[0], files))
     if where is not None:
         pinned.add(ctl, [where], 1)
     ctl.ground([("base", [])])
@@ -314,6 +345,7 @@ def decode(symbols: list[clingo.Symbol], cost: list[int], bounds: Bounds) -> Wit
     extra_slot = f"rt({2 * bounds.runtimes + 1})"
     documents, extra = [], []
     pools = bounds.all_pools()
+    pools["runtime_names"] += (added_name(pools["runtime_names"]),)  # the extra runtime's position (program)
     documents.append(_model_document(chosen["md(1)"], pools))
     for k in range(1, 2 * bounds.runtimes + 2):
         slot = f"rt({k})"
