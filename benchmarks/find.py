@@ -150,6 +150,7 @@ def _plot(points: list, path: str) -> None:
         print("(matplotlib not installed: no plot; pip install -e '.[bench]')")
         return
     figure, axes = plt.subplots(figsize=(6, 4))
+    points = sorted(points)  # by the search space, so the lines run left to right
     sizes = [p[0] for p in points]
     axes.plot(sizes, [p[1] for p in points], "o-", label="--differ v1.3,code-v0.1.5 (a witness)")
     axes.plot(sizes, [p[2] for p in points], "s-", label="--property namespaced-first (none: a proof)")
