@@ -367,7 +367,7 @@ def test_I17_nan_distance_never_compared_is_go_s_order():
 
 # --- class 4: creationTimestamp as metav1.Time decodes it --------------------------------------
 
-from datetime import datetime, timedelta, timezone  # noqa: E402
+from datetime import datetime, timezone  # noqa: E402
 
 from ome_asp.input.timestamps import ZERO_TIME, parse_rfc3339  # noqa: E402
 

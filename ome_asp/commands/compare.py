@@ -53,7 +53,6 @@ from ome_asp.solver.facts import (
     Term,
     build_facts,
     build_variant_facts,
-    const,
     facts_differ,
     runtime_id,
 )
