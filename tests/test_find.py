@@ -28,8 +28,12 @@ slow = pytest.mark.slow
 
 @lru_cache(maxsize=None)
 def _run(*argv: str) -> tuple[int, str, str]:
+    """One find run; on one thread unless argv says otherwise (pytest-xdist
+    already gives every core a test: a second thread would only add the
+    splitting search's overhead)."""
     out, err = io.StringIO(), io.StringIO()
-    code = cli.main(["find", *argv], stdin=io.BytesIO(b""), stdout=out, stderr=err)
+    jobs = () if "-j" in argv else ("-j", "1")
+    code = cli.main(["find", *argv, *jobs], stdin=io.BytesIO(b""), stdout=out, stderr=err)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -140,6 +144,15 @@ def test_property_holds_up_to_the_default_bounds(name):
     assert report["found"] is False and report["manifests"] is None
     assert report["condition"]["rules"] == find.PROPERTIES[name].rules
     assert report["bounds"]["runtimesPerScope"] == find.PROPERTIES[name].runtimes
+
+
+def test_threads_decide_existence_as_one_thread_does():
+    """-j 2 (D-69): clasp's splitting search on two threads decides whether a
+    witness exists; the smallest one is still found sequentially, so the output
+    is the same as on one thread, for a property that holds and for a witness."""
+    for argv in (("--property", "namespaced-first", "--runtimes", "1"), ("--differ", "v1.3,code-v0.1.5", "--runtimes", "1")):
+        assert _run(*argv, "-j", "2") == _run(*argv, "-j", "1")
+    assert _run("--differ", "v1.3,code-v0.1.5", "--runtimes", "1")[0] == 0
 
 
 # --- planted bugs ---------------------------------------------------------------------

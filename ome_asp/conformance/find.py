@@ -19,7 +19,6 @@ It lives with the conformance commands because it writes conformance cases
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from typing import Callable, TextIO
 
 import clingo
 
+from ome_asp.commands import batch
 from ome_asp.commands.options import add_profile_flags, profile_of
 from ome_asp.conformance import cases
 from ome_asp.conformance.gen import exercised_rules
@@ -294,11 +294,11 @@ class Found:
     manifests: dict[str, str] = field(default_factory=dict)  # per side
 
 
-def run_question(q: Question, bounds: finder.Bounds) -> Found:
+def run_question(q: Question, bounds: finder.Bounds, threads: int = 1) -> Found:
     world_list = [finder.World(s.profile, s.encoding, "add_disabled" if s.extra else "raise_winner" if s.raise_winner else None)
                   for s in q.sides]
     witness = finder.search(bounds, world_list, q.files, q.facts, q.where, extra_runtime=any(s.extra for s in q.sides),
-                            explain=q.explain)
+                            explain=q.explain, threads=threads)
     found = Found(q, bounds, witness)
     if witness is not None:
         verify(found)
@@ -484,13 +484,15 @@ def add_parser(commands) -> None:
                         help="the values a field may take (repeatable; docs/find.md lists the pools)")
     parser.add_argument("-o", "--output", choices=("yaml", "json"), default="yaml")
     parser.add_argument("--out", metavar="DIR", help="also write the witness as a conformance case per side")
+    parser.add_argument("-j", "--jobs", type=batch.jobs_count, default=None, metavar="N",
+                        help="decide whether a witness exists on N threads (default: the cores this process may use)")
     add_profile_flags(parser)
     parser.set_defaults(run=run)
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     q = question(args)
-    found = run_question(q, bounds_of(args))
+    found = run_question(q, bounds_of(args), args.jobs or batch.default_jobs())
     if args.output == "json":
         report.dump(to_document(found), "json", stdout)
     else:

@@ -163,7 +163,7 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
         "weights", "weights_stored", "weights_priority", "weights_score_option", "weights_shown_option",
         "weights_absent", "version",
     }), schema=("input.lp", "find/generate.lp"))
-    fact, exact, pools = builder.fact, builder.exact, bounds.all_pools()
+    fact, pools = builder.fact, bounds.all_pools()
     n = bounds.runtimes
     runtime_slots = list(range(1, 2 * n + 1)) + ([2 * n + 1] if extra_runtime else [])
     for k in runtime_slots:
@@ -310,21 +310,32 @@ def _shares(world: World, first: World, files: tuple[str, ...]) -> tuple[int, se
 
 
 def search(bounds: Bounds, world_list: list[World], conditions: list[Path], parameters: str = "",
-           where: Path | None = None, extra_runtime: bool = False, explain: bool = False) -> Witness | None:
+           where: Path | None = None, extra_runtime: bool = False, explain: bool = False, threads: int = 1) -> Witness | None:
     """The smallest witness of the conditions within the bounds, or None.
-    `explain`: the worlds ground explanation.lp too (the No rows' reasons)."""
-    files = engine.CORE + (engine.EXPLANATION if explain else ()) + engine.WINNER
-    ctl = clingo.Control(["--opt-mode=optN", "--models=0"], logger=lambda code, message: None)
-    ctl.add("base", [], program(bounds, world_list, extra_runtime) + parameters)
-    ctl.load(str(find_dir() / "generate.lp"))
-    for path in conditions:
-        ctl.load(str(path))
-    for number, world in enumerate(world_list, 1):
-        pinned.add(ctl, [world.encoding / name for name in files], number, _shares(world, world_list[0], files))
-    if where is not None:
-        pinned.add(ctl, [where], 1)
-    ctl.ground([("base", [])])
-    optimal = []
+    `explain`: the worlds ground explanation.lp too (the No rows' reasons).
+    With `threads` > 1 a witness's existence is decided first by clasp's
+    splitting search on that many threads (D-69): a property that holds is
+    an unsatisfiable program, and proving that is the slow part; the search
+    for the smallest witness stays sequential (clasp's parallel optN
+    enumeration does not flag the optimum as proven)."""
+
+    def grounded(options: list[str]) -> clingo.Control:
+        files = engine.CORE + (engine.EXPLANATION if explain else ()) + engine.WINNER
+        ctl = clingo.Control(options, logger=lambda code, message: None)
+        ctl.add("base", [], program(bounds, world_list, extra_runtime) + parameters)
+        ctl.load(str(find_dir() / "generate.lp"))
+        for path in conditions:
+            ctl.load(str(path))
+        for number, world in enumerate(world_list, 1):
+            pinned.add(ctl, [world.encoding / name for name in files], number, _shares(world, world_list[0], files))
+        if where is not None:
+            pinned.add(ctl, [where], 1)
+        ctl.ground([("base", [])])
+        return ctl
+
+    if threads > 1 and not grounded(["--opt-mode=ignore", f"--parallel-mode={threads},split"]).solve().satisfiable:
+        return None
+    optimal, ctl = [], grounded(["--opt-mode=optN", "--models=0"])  # the handle needs its Control alive
     with ctl.solve(yield_=True) as handle:
         for model in handle:
             if model.optimality_proven:
