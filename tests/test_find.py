@@ -298,6 +298,7 @@ def test_a_witness_that_fails_its_check_is_an_internal_error():
     (["--property", "order-is-total", "--pool", "weights=x"], "integers"),
     (["--property", "order-is-total", "--pool", "colours=red"], "NAME=V1,V2"),
     (["--property", "order-is-total", "--runtimes", "0"], "at least 1"),
+    (["--property", "order-is-total", "-j", "0"], "must be a positive integer"),
 ])
 def test_usage_errors_exit_2(argv, message):
     out, err = io.StringIO(), io.StringIO()

@@ -333,6 +333,7 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
         ctl.ground([("base", [])])
         return ctl
 
+    # Two groundings: one reconfigured between its solves kept its threads (D-69).
     if threads > 1 and not grounded(["--opt-mode=ignore", f"--parallel-mode={threads},split"]).solve().satisfiable:
         return None
     optimal, ctl = [], grounded(["--opt-mode=optN", "--models=0"])  # the handle needs its Control alive
