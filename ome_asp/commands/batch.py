@@ -24,10 +24,10 @@ Result = TypeVar("Result")
 CHUNK = 50  # most queries one grounding holds: about 200 MB at 550 runtimes when explaining
 
 
-def add_jobs_flag(parser: argparse.ArgumentParser, what: str) -> None:
+def add_jobs_flag(parser: argparse.ArgumentParser, what: str, unit: str = "processes") -> None:
     parser.add_argument(
         "-j", "--jobs", type=jobs_count, default=None, metavar="N",
-        help=f"{what} in N processes (default: the cores this process may use)",
+        help=f"{what} in N {unit} (default: the cores this process may use)",
     )
 
 

@@ -484,8 +484,7 @@ def add_parser(commands) -> None:
                         help="the values a field may take (repeatable; docs/find.md lists the pools)")
     parser.add_argument("-o", "--output", choices=("yaml", "json"), default="yaml")
     parser.add_argument("--out", metavar="DIR", help="also write the witness as a conformance case per side")
-    parser.add_argument("-j", "--jobs", type=batch.jobs_count, default=None, metavar="N",
-                        help="decide whether a witness exists on N threads (default: the cores this process may use)")
+    batch.add_jobs_flag(parser, "decide whether a witness exists", "threads")
     add_profile_flags(parser)
     parser.set_defaults(run=run)
 
