@@ -114,6 +114,170 @@ def test_no_difference_for_a_model_without_framework(conditions):
     assert code == 1 and report["found"] is False
 
 
+# --- differences with an InferenceService, deployment modes, the webhooks ------------
+# (docs/profiles.md sections 2 and 3). Each is the smallest difference on the
+# clusters its --where narrows to (written for world 1, the first profile), so
+# that the rule shows rather than a cheaper difference (O9's, nearly always).
+
+ONLY_Q4 = """only_q4 :- fails(_, R, q4, _), not other(R).
+other(R) :- fails(_, R, C, _), C != q4.
+:- not only_q4.
+"""
+
+
+def _doc(report: dict, kind: str) -> dict:
+    return next(d for d in report["manifests"] if d["kind"] == kind)
+
+
+def _selection(report: dict, side: str) -> dict:
+    return report["selections"][side]
+
+
+def _rows(report: dict, side: str) -> dict:
+    return {r["runtime"]: r for r in report["answers"][side]["rows"]}
+
+
+def _used_kind(report: dict, side: str) -> str | None:
+    used = _selection(report, side)["selected"]
+    return used and used["kind"]
+
+
+def _o9(report, old):
+    new = _selection(report, "v1.3")
+    return (new["condition"] is not None and _selection(report, old)["condition"] is None
+            and any(e["reason"] == "RuntimeSelectionError" for e in _selection(report, old)["events"]))
+
+
+def _d1(report, old):
+    isvc = _doc(report, "InferenceService")
+    return (isvc["spec"]["engine"]["annotations"]["ome.io/deploymentMode"] == "OMENative"
+            and "deploymentMode" not in isvc["spec"] and _used_kind(report, "v1.3") is None and _used_kind(report, old))
+
+
+def _d3(report, old):
+    return ("deploymentMode" in _doc(report, "InferenceService")["spec"]
+            and _used_kind(report, "v1.3") is None and _used_kind(report, old))
+
+
+def _q4(report, old):
+    failed = {r["failedCheck"] for r in report["answers"]["v1.3"]["rows"] if not r["compatible"]}
+    return failed == {"Q4"} and report["answers"][old]["selected"] is not None
+
+
+def _x2(report, old):
+    names = [d["metadata"]["name"] for d in report["manifests"] if d["kind"].endswith("ServingRuntime")]
+    return _used_kind(report, "v1.3") == "ClusterServingRuntime" and _used_kind(report, old) != "ClusterServingRuntime" \
+        and len(set(names)) < len(names)
+
+
+def _validation_event(report, side, text):
+    return any(e["reason"] == "RuntimeValidationError" and text in e["message"] for e in _selection(report, side)["events"])
+
+
+def _x3(report, old):
+    return "not found" in (_selection(report, "v1.3")["admission"]["denial"] or "") and _validation_event(report, old, "not found")
+
+
+def _x4(report, old):
+    return "is disabled" in (_selection(report, "v1.3")["admission"]["denial"] or "") and _validation_event(report, old, "is disabled")
+
+
+def _x6(report, old):
+    return _used_kind(report, "v1.3") and _selection(report, "v1.3")["warnings"] and _used_kind(report, old) is None \
+        and _validation_event(report, old, "does not support model")
+
+
+def _m6(report, old):
+    return "model" not in _doc(report, "InferenceService")["spec"] and _selection(report, old)["message"] == "model reference is required"
+
+
+def _q1(report, old):
+    annotations = _doc(report, "InferenceService")["metadata"].get("annotations", {})
+    return annotations.get("ome.io/deploymentMode") == "VirtualDeployment" and "VirtualDeployment" in _selection(report, old)["message"]
+
+
+def _denied(report, side, text):
+    return any(text in d["message"] for d in report["answers"][side]["denied"])
+
+
+def _w3(report, old):
+    return _denied(report, old, "invalid configuration") and not _denied(report, "v1.3", "invalid configuration")
+
+
+def _w4(report, old):
+    return _denied(report, "v1.3", "different priorities") and report["answers"][old]["selected"] is not None
+
+
+def _w5(report, old):
+    return _denied(report, old, "same priority assigned") and not report["answers"]["v1.3"]["denied"]
+
+
+def _s2(report, old):
+    return report["answers"]["v1.3"]["selected"] is None and report["answers"][old]["selected"] is not None \
+        and {r["failedCheck"] for r in report["answers"]["v1.3"]["rows"]} == {"Q8"}
+
+
+ISVC_DIFFERENCES = [
+    # (profile, rule(s) of its docs/profiles.md section, find's flags, --where for world 1, the difference seen)
+    ("v1.2.2", "O9", ["--isvc"], None, _o9),
+    ("code-v0.1.5", "O9", ["--isvc"], ":- not isvc_model(_, _).\n:- model_size(_, _, _).", _o9),
+    ("v1.2.2", "D1", ["--isvc", "--modes"], ONLY_Q4 + ":- isvc_deployment_mode(_, _).", _d1),
+    ("v1.2.2", "D3", ["--isvc", "--modes"], ONLY_Q4 + ":- not isvc_deployment_mode(_, _).\n:- isvc_mode_annotation(_, _, _).", _d3),
+    ("code-v0.1.5", "Q4, D1-D9", ["--isvc", "--modes"], ONLY_Q4, _q4),
+    ("v1.2.2", "X2", ["--isvc"], "x2 :- runtime_used(_, csr(N)), runtime(sr(_, N)).\n:- not x2.\n:- not explicit(_).\n"
+     ":- advisory(_, _, _).", _x2),
+    ("code-v0.1.5", "X2", ["--isvc"], "x2 :- runtime_used(_, csr(N)), runtime(sr(_, N)).\n:- not x2.\n:- not explicit(_).\n"
+     ":- advisory(_, _, _).\n:- model_size(_, _, _).", _x2),
+    ("v1.2.2", "X3", ["--isvc"], ":- not select_failure(_, runtime_not_found(_, _, _)).", _x3),
+    ("code-v0.1.5", "X3", ["--isvc"], ":- not select_failure(_, runtime_not_found(_, _, _)).\n:- not isvc_model(_, _).", _x3),
+    ("v1.2.2", "X4", ["--isvc"], ":- not select_failure(_, named_runtime_disabled(_)).", _x4),
+    ("code-v0.1.5", "X4", ["--isvc"], ":- not select_failure(_, named_runtime_disabled(_)).\n:- not isvc_model(_, _).\n"
+     ":- model_size(_, _, _).", _x4),
+    ("v1.2.2", "X6", ["--isvc"], ":- not advisory(_, _, _).", _x6),
+    ("code-v0.1.5", "X6", ["--isvc"], ":- not advisory(_, _, _).\n:- model_size(_, _, _).", _x6),
+    ("code-v0.1.5", "M6", ["--isvc"], None, _m6),
+    ("code-v0.1.5", "W4", ["--entries", "2"], ":- not denied(_, different_priorities(_)).", _w4),
+    ("code-v0.1.5", "S2", ["--entries", "2", "--pool", "weights=1,2"],
+     ":- model_size(_, _, _).\n:- weights_stored(_, _, val(0, _)).", _s2),
+]
+# Differences only the older profile's world can state (the condition reads its facts): asked as B,v1.3.
+OLD_FIRST = [
+    ("code-v0.1.5", "Q1", ["--isvc", "--modes"], ":- not query_error(_, virtual_deployment(_)).\n"
+     "has_model :- isvc_model(_, _).\n:- not has_model.", _q1),
+    ("code-v0.1.5", "W3 (configuration check, 3.5)", ["--pool", "workers=0"], ":- not denied(_, invalid_configuration(_)).", _w3),
+    ("code-v0.1.5", "W5", ["--pool", "protocols=v1"], ":- not denied(_, same_priority(_, _)).", _w5),
+]
+
+
+DIFFERENCE_CASES = [(f"v1.3,{d[0]}", *d) for d in ISVC_DIFFERENCES] + [(f"{d[0]},v1.3", *d) for d in OLD_FIRST]
+
+
+@slow
+@pytest.mark.parametrize("pair, profile, rule, flags, condition, seen", DIFFERENCE_CASES,
+                         ids=[f"{c[1]}-{c[2]}" for c in DIFFERENCE_CASES])
+def test_profile_difference_is_found(conditions, pair, profile, rule, flags, condition, seen):
+    """docs/profiles.md, the section of `profile`, `rule`: find --differ finds
+    the difference (verified by explain and select) and it shows as the rule says."""
+    narrowed = ["--where", where(conditions, f"{profile}-{rule}".replace(" ", "_"), condition)] if condition else []
+    code, report = run_json("--differ", pair, *flags, *narrowed)
+    assert code == 0, report
+    assert seen(report, profile), json.dumps(report, indent=1)[:3000]
+
+
+@slow
+@pytest.mark.parametrize("rule, condition", [
+    ("M2", ":- not select_failure(_, referenced_model_not_found(_, _)).\n:- model_size(_, _, _).\n:- entry(_, _, _, _)."),
+    ("M3", ":- not select_failure(_, disabled_model(_)).\n:- model_size(_, _, _).\n:- entry(_, _, _, _)."),
+])
+def test_controller_messages_after_a_webhook_denial_differ_nowhere(conditions, rule, condition):
+    """docs/profiles.md, "Profile code-v0.1.5", M2 and M3: the controller's
+    messages differ, but the InferenceService webhook denies such an
+    InferenceService first, in the same words under both profiles, so what
+    select answers agrees: find proves no cluster answers differently (exit 1)."""
+    code, report = run_json("--differ", "v1.3,code-v0.1.5", "--isvc", "--where", where(conditions, rule, condition))
+    assert code == 1 and report["found"] is False
+
+
 @slow
 def test_differ_on_rows_and_reasons_are_at_least_as_small_as_selected():
     """--on compares more of the answer at each level, so a witness for
@@ -264,6 +428,28 @@ def test_yaml_witness_is_what_explain_reads_and_out_writes_cases_check_passes(tm
 
 
 @slow
+def test_isvc_witness_is_what_select_reads_and_out_writes_select_cases(tmp_path):
+    """--isvc (D-70): the query is explain and select --isvc i; the yaml's
+    comments give select's answer per side, `select -f -` reads the witness
+    and answers as the FindReport says, and --out's cases check select too."""
+    code, out, err = _run("--differ", "v1.3,v1.2.2", "--isvc", "--out", str(tmp_path / "cases"))
+    assert code == 0, err
+    assert "# v1.2.2: select uses no runtime" in out and "query: explain and select --isvc i -n default" in out
+    _, report = run_json("--differ", "v1.3,v1.2.2", "--isvc")
+    assert report["query"] == {"namespace": "default", "isvc": "i"} and report["bounds"]["inferenceServices"] == 1
+    for profile in ("v1.3", "v1.2.2"):
+        stdout, stderr = io.StringIO(), io.StringIO()
+        cli.main(["select", "-f", "-", "--isvc", "i", "-n", "default", "--profile", profile, "-o", "json"],
+                 stdin=io.BytesIO(out.encode()), stdout=stdout, stderr=stderr)
+        assert json.loads(stdout.getvalue())["events"] == report["selections"][profile]["events"]
+    case = yaml.safe_load((tmp_path / "cases" / "v1.2.2" / "case.yaml").read_text(encoding="utf-8"))
+    assert case["check"] == ["explain", "select"] and case["query"] == {"namespace": "default", "isvc": "i"}
+    stdout, stderr = io.StringIO(), io.StringIO()
+    assert cli.main(["check", str(tmp_path / "cases")], stdin=io.BytesIO(b""), stdout=stdout, stderr=stderr) == 0, \
+        stdout.getvalue() + stderr.getvalue()
+
+
+@slow
 def test_where_alone_finds_a_cluster_csr_selected_over_nothing(conditions):
     """--where: the user's constraints over a world's atoms; the witness is
     checked again by the ordinary program with the same constraints."""
@@ -278,7 +464,7 @@ def test_a_witness_that_fails_its_check_is_an_internal_error():
     """Verification is not decoration: a condition the ordinary answers do not
     satisfy makes the run an internal error (exit 3), never a result."""
     question = find.Question({"test": True}, [find.Side("v1.3", find.profiles.resolve("v1.3", None), engine.encoding_dir())],
-                             [], check=lambda answers, documents: False)
+                             [], check=lambda found: False)
     found = find.Found(question, finder.Bounds(), finder.Witness(
         [{"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
           "spec": {"modelFormat": {"name": "f"}}}], [], []))

@@ -19,6 +19,7 @@ It lives with the conformance commands because it writes conformance cases
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from dataclasses import dataclass, field
@@ -42,6 +43,13 @@ EXIT_FOUND, EXIT_NONE = 0, 1
 LEVELS = ("selected", "order", "rows", "reasons")
 WEIGHT_LIMIT = 2**40
 QUERY = {"namespace": finder.NAMESPACE, "model": finder.MODEL_NAME}
+ISVC_QUERY = {"namespace": finder.NAMESPACE, "isvc": finder.ISVC_NAME}
+
+
+def query_of(bounds: finder.Bounds) -> dict:
+    """What every world is asked: explain --model m, or with an InferenceService
+    explain and select --isvc i (both in namespace default)."""
+    return dict(ISVC_QUERY if bounds.isvc else QUERY)
 
 
 # --- the answers a side gives, and what a condition compares of them --------
@@ -183,8 +191,13 @@ class Question:
     facts: str = ""  # the condition's parameters (differ_on/1)
     where: Path | None = None
     explain: bool = False  # the worlds need explanation.lp (rows, reasons)
-    check: Callable[[dict, list[dict]], bool] | None = None  # the condition on the ordinary answers
+    check: Callable[[Found], bool] | None = None  # the condition on the ordinary answers
     extra: dict = field(default_factory=dict)
+
+    @property
+    def compares(self) -> bool:
+        """Two worlds' answers must differ (--differ, --differ-encoding)."""
+        return finder.find_dir() / "differ.lp" in self.files
 
 
 def question(args) -> Question:
@@ -209,15 +222,14 @@ def question(args) -> Question:
             raise UsageError(f"--differ: two different profiles of {', '.join(profiles.PROFILES)}, as A,B")
         sides = [Side(n, profiles.resolve(n, None), directory) for n in names]
         return Question({"differ": names, "on": on}, sides, [find / "answers.lp", find / "differ.lp"],
-                        f"differ_on({on}).\n", where, on in ("rows", "reasons"),
-                        lambda answers, docs: view(answers[names[0]], on) != view(answers[names[1]], on))
+                        f"differ_on({on}).\n", where, on in ("rows", "reasons"), differ_check(names[0], names[1], on))
     profile = profile_of(args)
     if args.differ_encoding is not None:
         edited = _encoding(args.differ_encoding, "--differ-encoding")
         sides = [Side("encoding", profile, directory), Side(args.differ_encoding, profile, edited)]
         return Question({"differEncoding": str(edited), "on": on, "profile": profile.name}, sides,
                         [find / "answers.lp", find / "differ.lp"], f"differ_on({on}).\n", where, on in ("rows", "reasons"),
-                        lambda answers, docs: view(answers["encoding"], on) != view(answers[args.differ_encoding], on))
+                        differ_check("encoding", args.differ_encoding, on))
     if args.property is not None:
         prop = PROPERTIES.get(args.property)
         if prop is None:
@@ -228,9 +240,17 @@ def question(args) -> Question:
             if prop.variant else [Side(profile.name, profile, directory)]
         return Question({"property": args.property, "rules": prop.rules, "profile": profile.name}, sides,
                         [find / "answers.lp", find / "properties" / f"{args.property}.lp"], "", where, False,
-                        prop.violated, {"variant": prop.variant})
+                        lambda found: prop.violated(found.answers, found.witness.documents), {"variant": prop.variant})
     return Question({"where": str(args.where), "profile": profile.name}, [Side(profile.name, profile, directory)],
                     [find / "answers.lp"], "", where, True, None)
+
+
+def differ_check(a: str, b: str, on: str) -> Callable[[Found], bool]:
+    """--differ's condition on the answers: explain's view at level `on` and,
+    with an InferenceService, what select reports (find/select.lp)."""
+    def seen(found: Found, side: str) -> tuple:
+        return view(found.answers[side], on), found.selections.get(side)
+    return lambda found: seen(found, a) != seen(found, b)
 
 
 def _encoding(path: str, flag: str) -> Path:
@@ -279,7 +299,7 @@ def bounds_of(args) -> finder.Bounds:
     for name in ("runtime_names", "formats", "frameworks"):
         if not pools[name]:
             raise UsageError(f"--pool {name}: needs at least one value")
-    return finder.Bounds(args.runtimes, args.entries, pools)
+    return finder.Bounds(args.runtimes, args.entries, pools, args.isvc, args.modes, args.accelerators)
 
 
 # --- search and verification ---------------------------------------------------
@@ -290,14 +310,20 @@ class Found:
     question: Question
     bounds: finder.Bounds
     witness: finder.Witness | None
-    answers: dict[str, dict] = field(default_factory=dict)
+    answers: dict[str, dict] = field(default_factory=dict)  # explain's report, per side
+    selections: dict[str, dict] = field(default_factory=dict)  # select's answer (cases.py), per side (--isvc)
     manifests: dict[str, str] = field(default_factory=dict)  # per side
+
+    @property
+    def query(self) -> dict:
+        return query_of(self.bounds)
 
 
 def run_question(q: Question, bounds: finder.Bounds, threads: int = 1) -> Found:
     world_list = [finder.World(s.profile, s.encoding, "add_disabled" if s.extra else "raise_winner" if s.raise_winner else None)
                   for s in q.sides]
-    witness = finder.search(bounds, world_list, q.files, q.facts, q.where, extra_runtime=any(s.extra for s in q.sides),
+    files = q.files + ([finder.find_dir() / "select.lp"] if bounds.isvc and q.compares else [])
+    witness = finder.search(bounds, world_list, files, q.facts, q.where, extra_runtime=any(s.extra for s in q.sides),
                             explain=q.explain, threads=threads)
     found = Found(q, bounds, witness)
     if witness is not None:
@@ -322,11 +348,11 @@ def _raised(document: dict) -> dict:
     return {**document, "spec": {**document["spec"], "supportedModelFormats": entries}}
 
 
-def explain_answer(manifests: str, side: Side) -> dict:
+def explain_answer(manifests: str, side: Side, query: dict) -> dict:
     """The side's answer as the user gets it: `explain -o json` of the
     manifests, through the ordinary loader and CLI, under the side's profile
     and encoding."""
-    argv = ["explain", *cases.target_flags(QUERY), "--profile", side.profile.name, "-o", "json"]
+    argv = ["explain", *cases.target_flags(query), "--profile", side.profile.name, "-o", "json"]
     with engine.using_encoding(side.encoding):
         out = cases.run_cli(argv, manifests.encode())
     if out.code == 3 and "internal error" in out.stderr:
@@ -344,10 +370,16 @@ def verify(found: Found) -> None:
     for side in q.sides:  # "before" first: raise_winner reads its answer
         documents = side_documents(found, side)
         manifests = cases.dump_manifests(documents)
-        load(["-"], stdin=__import__("io").BytesIO(manifests.encode()), strict=True, profile=side.profile)
+        # Valid input (I4) as v1.3 reads it; each side reads it as its profile does
+        # (v1.2.2 warns of spec.deploymentMode, a field it does not have: D3).
+        load(["-"], stdin=io.BytesIO(manifests.encode()), strict=True, profile=profiles.V1_3)
+        load(["-"], stdin=io.BytesIO(manifests.encode()), profile=side.profile)
         found.manifests[side.name] = manifests
-        found.answers[side.name] = explain_answer(manifests, side)
-    if q.check is not None and not q.check(found.answers, found.witness.documents):
+        found.answers[side.name] = explain_answer(manifests, side, found.query)
+        if found.bounds.isvc:
+            with engine.using_encoding(side.encoding):
+                found.selections[side.name] = cases.answer("select", manifests.encode(), found.query, side.profile.name)
+    if q.check is not None and not q.check(found):
         raise InternalError(f"find: the witness does not satisfy the condition when explained: {_summary(found)}")
     if q.where is not None and not _where_holds(found, q.sides[0]):
         raise InternalError(f"find: the witness does not satisfy {q.where} when explained: {_summary(found)}")
@@ -356,14 +388,13 @@ def verify(found: Found) -> None:
 def _where_holds(found: Found, side: Side) -> bool:
     """--where re-checked: the ordinary batch explain program on the facts of
     the loaded witness, with the user's constraints, has its answer set."""
-    import io
-
     from ome_asp.solver.facts import Query, build_facts
 
     cluster = load(["-"], stdin=io.BytesIO(found.manifests[side.name].encode()), profile=side.profile)
-    facts = build_facts(cluster, [Query(**QUERY)])
+    facts = build_facts(cluster, [Query(**found.query)])
     with engine.using_encoding(side.encoding):
-        return engine.satisfiable(facts, engine.CORE + engine.EXPLANATION + engine.WINNER, found.question.where)
+        files = engine.CORE + engine.EXPLANATION + engine.WINNER + (engine.OUTCOME if found.bounds.isvc else ())
+        return engine.satisfiable(facts, files, found.question.where)
 
 
 def _summary(found: Found) -> str:
@@ -371,6 +402,22 @@ def _summary(found: Found) -> str:
 
 
 # --- output --------------------------------------------------------------------
+
+
+def describe_selection(selection: dict) -> str:
+    """What select answers (cases.py's reduced answer), in one line."""
+    if "error" in selection:
+        return f"error: {selection['error']}"
+    used = selection["selected"]
+    head = f"uses {used['kind']} {used['name']}" if used else f"uses no runtime: {selection['message']}"
+    admission = selection["admission"]
+    notes = [f"admission denied: {admission['denial']}"] if not admission["allowed"] else []
+    notes += [f"warning: {w}" for w in selection["warnings"]]
+    if selection["condition"] is not None:
+        c = selection["condition"]
+        notes.append(f"RuntimeReady={c['status']} ({c['reason']})")
+    notes += [f"event {e['reason']}: {e['message']}" for e in selection["events"]]
+    return "; ".join([head, *notes])
 
 
 def describe_answer(answer: dict) -> str:
@@ -402,7 +449,11 @@ def condition_text(q: Question) -> str:
 def bounds_text(bounds: finder.Bounds) -> str:
     b = bounds.to_json()
     pools = " ".join(f"{k}={','.join(map(str, v)) or '-'}" for k, v in b["pools"].items())
-    return f"{b['runtimesPerScope']} runtimes per scope, {b['entriesPerRuntime']} entries per runtime, 1 model; pools: {pools}"
+    objects = f"{b['runtimesPerScope']} runtimes per scope, {b['entriesPerRuntime']} entries per runtime, 1 model"
+    objects += ", 1 InferenceService" if bounds.isvc else ""
+    objects += "".join(f", {what}" for what, on in (("deployment modes", bounds.modes), ("accelerator classes", bounds.accelerators))
+                       if on)
+    return f"{objects}; pools: {pools}"
 
 
 def render_yaml(found: Found) -> str:
@@ -414,9 +465,14 @@ def render_yaml(found: Found) -> str:
                      if "property" in q.description else f"# {verdict} within these bounds")
         return "\n".join(lines) + "\n"
     cost = ", ".join(f"{name.replace('_', ' ')} {value}" for name, value in found.witness.cost)
-    lines.append(f"# smallest witness ({cost}); query: explain --model {QUERY['model']} -n {QUERY['namespace']}")
+    query = found.query
+    target = f"--isvc {query['isvc']}" if "isvc" in query else f"--model {query['model']}"
+    asked = "explain and select" if found.bounds.isvc else "explain"
+    lines.append(f"# smallest witness ({cost}); query: {asked} {target} -n {query['namespace']}")
     for side in q.sides:
         lines.append(f"# {side.name}: {describe_answer(found.answers[side.name])}")
+        if side.name in found.selections:
+            lines.append(f"# {side.name}: select {describe_selection(found.selections[side.name])}")
     if found.witness.extra:
         lines.append("# after: the same cluster and this disabled runtime:")
         lines += [f"#   {line}" for line in cases.dump_manifests(found.witness.extra).splitlines()]
@@ -432,27 +488,29 @@ def to_document(found: Found) -> dict:
         "condition": found.question.description,
         "bounds": found.bounds.to_json(),
         "found": found.witness is not None,
-        "query": dict(QUERY),
+        "query": found.query,
         "cost": dict(found.witness.cost) if found.witness else None,
         "manifests": found.witness.documents if found.witness else None,
         "answers": found.answers if found.witness else None,
+        **({"selections": found.selections if found.witness else None} if found.bounds.isvc else {}),
     }
 
 
 def write_cases(found: Found, directory: Path) -> None:
     """The witness as one conformance case per side (the `check` format)."""
+    query = found.query
+    commands = ["explain", "select"] if found.bounds.isvc else ["explain"]
     for side in found.question.sides:
         manifests = found.manifests[side.name]
         with engine.using_encoding(side.encoding):
-            answer = cases.answer("explain", manifests.encode(), QUERY, side.profile.name)
-        documents = [d for d in side_documents(found, side)]
-        answers = {"explain": answer}
+            answers = {command: cases.answer(command, manifests.encode(), query, side.profile.name) for command in commands}
+        documents = side_documents(found, side)
         spec = {
             "description": f"find {condition_text(found.question)}: side {side.name}",
-            "rules": exercised_rules(documents, QUERY, answers) or ["O5"],
+            "rules": exercised_rules(documents, query, answers) or ["O5"],
             "profile": side.profile.name,
-            "query": dict(QUERY),
-            "check": ["explain"],
+            "query": query,
+            "check": commands,
         }
         cases.write(directory / re.sub(r"[^A-Za-z0-9._-]+", "_", side.name).strip("_"), spec, documents, answers)
 
@@ -480,6 +538,11 @@ def add_parser(commands) -> None:
                         "1 for adding-disabled-runtime-changes-nothing)")
     parser.add_argument("--entries", type=int, default=finder.Bounds.entries, metavar="N",
                         help="supportedModelFormats entries per runtime (default: %(default)s)")
+    parser.add_argument("--isvc", action="store_true",
+                        help="an InferenceService: the worlds answer explain and select --isvc for it (X, M, O9)")
+    parser.add_argument("--modes", action="store_true", help="deployment modes on runtimes and the InferenceService (D, Q4)")
+    parser.add_argument("--accelerators", action="store_true",
+                        help="an AcceleratorClass, runtimes' acceleratorClasses and the InferenceService's request (A, W3)")
     parser.add_argument("--pool", action="append", default=[], metavar="NAME=V1,V2",
                         help="the values a field may take (repeatable; docs/find.md lists the pools)")
     parser.add_argument("-o", "--output", choices=("yaml", "json"), default="yaml")

@@ -774,7 +774,7 @@ def _add_inference_service(builder: FactBuilder, isvc) -> None:
     if isvc.runtime_name is not None:
         fact.isvc_runtime(i, isvc.runtime_name)
     if isvc.runtime_kind is not None:
-        fact.isvc_runtime_kind(i, const(_RUNTIME_KINDS[isvc.runtime_kind]))
+        fact.isvc_runtime_kind(i, const(RUNTIME_KIND_TERMS[isvc.runtime_kind]))
     if isvc.runtime_auto_sync is False:
         fact.isvc_runtime_auto_sync_off(i)
     requests = {
@@ -807,4 +807,4 @@ def _add_inference_service(builder: FactBuilder, isvc) -> None:
             fact.isvc_runner_image(i, const(runner), image)
 
 
-_RUNTIME_KINDS = {SERVING_RUNTIME: "serving_runtime", CLUSTER_SERVING_RUNTIME: "cluster_serving_runtime"}
+RUNTIME_KIND_TERMS = {SERVING_RUNTIME: "serving_runtime", CLUSTER_SERVING_RUNTIME: "cluster_serving_runtime"}

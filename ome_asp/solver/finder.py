@@ -27,13 +27,18 @@ from pathlib import Path
 import clingo
 
 from ome_asp.errors import InternalError
+from ome_asp.input.loader import ACCELERATOR_CLASS_ANNOTATION as ACCELERATOR_ANNOTATION
+from ome_asp.input.loader import DEPLOYMENT_MODE_ANNOTATION as MODE_ANNOTATION
+from ome_asp.input.loader import API_VERSION, DEPLOYMENT_MODES
 from ome_asp.input.objects import Entry, FormatRef
-from ome_asp.input.profiles import Profile
+from ome_asp.input.profiles import V1_3, Profile
 from ome_asp.solver import engine, pinned
-from ome_asp.solver.facts import EntryTables, FactBuilder, Term, _fold, add_version, const, size_value
+from ome_asp.solver.facts import RUNTIME_KIND_TERMS, EntryTables, FactBuilder, Term, _fold, add_version, const, size_value
 
 NAMESPACE = "default"  # the namespace every query asks in and every ServingRuntime lives in
 MODEL_NAME = "m"
+ISVC_NAME = "i"  # the InferenceService of --isvc (generate.lp names it too)
+OTHER_MODEL = "other"  # a spec.model.name no model has (M2)
 
 # The value pools. Position 1 is the simplest value: minimality prefers it.
 DEFAULT_POOLS: dict[str, tuple] = {
@@ -52,12 +57,24 @@ DEFAULT_POOLS: dict[str, tuple] = {
     "model_kinds": ("BaseModel", "ClusterBaseModel"),
     "flags": (True,),
     "ranges": ({},),
+    # In play with --modes and --accelerators; protocols and workers when not empty.
+    "modes": ("OMENative", "RawDeployment", "MultiNode"),
+    "accelerator_classes": ("gpu",),
+    "protocols": (),
+    "workers": (),
+    # The InferenceService's fixed pools (--isvc).
+    "isvc_models": (MODEL_NAME, OTHER_MODEL),
+    "runtime_kinds": ("ServingRuntime", "ClusterServingRuntime"),
+    "objects": ({},),
+    "auto_sync": (False,),
+    "images": ("img",),
+    "virtual": ("VirtualDeployment",),
 }
 # What each pool holds, for --pool's values (documented in docs/find.md).
 POOL_TYPES = {
     "runtime_names": str, "formats": str, "frameworks": str, "versions": str, "operators": str,
     "weights": int, "priorities": int, "sizes": str, "architectures": str, "quantizations": str,
-    "entry_names": str,
+    "entry_names": str, "modes": str, "accelerator_classes": str, "protocols": str, "workers": int,
 }
 
 
@@ -66,11 +83,13 @@ class Field:
     """A field a slot can set: set(Slot, Name, Position) picks pools[pool][Position - 1]."""
 
     name: str
-    owner: str  # runtime | entry | model
+    owner: str  # runtime | entry | model | isvc | accelerator
     path: tuple[str, ...]  # where it is written (below the entry for an entry's field)
     pool: str
     required: bool = False
     depends: str | None = None  # only set when this other field of the slot is
+    needs: tuple[str, ...] = ()  # the Bounds switches that put it in play (isvc, modes, accelerators)
+    listed: bool = False  # written as a one-item list
 
 
 FIELDS = (
@@ -79,6 +98,12 @@ FIELDS = (
     Field("range", "runtime", ("spec", "modelSizeRange"), "ranges"),
     Field("min", "runtime", ("spec", "modelSizeRange", "min"), "sizes", depends="range"),
     Field("max", "runtime", ("spec", "modelSizeRange", "max"), "sizes", depends="range"),
+    Field("accelerator", "runtime", ("spec", "acceleratorRequirements", "acceleratorClasses"), "accelerator_classes",
+          needs=("accelerators",), listed=True),
+    Field("engine_mode", "runtime", ("spec", "engineConfig", "annotations", MODE_ANNOTATION), "modes", needs=("modes",)),
+    Field("decoder_mode", "runtime", ("spec", "decoderConfig", "annotations", MODE_ANNOTATION), "modes", needs=("modes",)),
+    Field("protocol", "runtime", ("spec", "protocolVersions"), "protocols", listed=True),
+    Field("workers", "runtime", ("spec", "workers", "size"), "workers"),
     Field("format", "entry", ("modelFormat", "name"), "formats", required=True),
     Field("format_version", "entry", ("modelFormat", "version"), "versions"),
     Field("format_operator", "entry", ("modelFormat", "operator"), "operators"),
@@ -102,6 +127,23 @@ FIELDS = (
     Field("model_quantization", "model", ("spec", "quantization"), "quantizations"),
     Field("model_size", "model", ("spec", "modelParameterSize"), "sizes"),
     Field("model_disabled", "model", ("spec", "disabled"), "flags"),
+    Field("isvc_model", "isvc", ("spec", "model", "name"), "isvc_models", needs=("isvc",)),
+    Field("isvc_runtime", "isvc", ("spec", "runtime", "name"), "runtime_names", needs=("isvc",)),
+    Field("isvc_runtime_kind", "isvc", ("spec", "runtime", "kind"), "runtime_kinds", depends="isvc_runtime", needs=("isvc",)),
+    Field("isvc_auto_sync", "isvc", ("spec", "runtime", "autoSync"), "auto_sync", depends="isvc_runtime", needs=("isvc",)),
+    Field("isvc_engine", "isvc", ("spec", "engine"), "objects", needs=("isvc",)),
+    Field("isvc_runner", "isvc", ("spec", "engine", "runner", "image"), "images", depends="isvc_engine", needs=("isvc",)),
+    Field("isvc_decoder", "isvc", ("spec", "decoder"), "objects", depends="isvc_engine", needs=("isvc",)),
+    Field("isvc_engine_mode", "isvc", ("spec", "engine", "annotations", MODE_ANNOTATION), "modes",
+          depends="isvc_engine", needs=("isvc", "modes")),
+    Field("isvc_decoder_mode", "isvc", ("spec", "decoder", "annotations", MODE_ANNOTATION), "modes",
+          depends="isvc_decoder", needs=("isvc", "modes")),
+    Field("isvc_deployment_mode", "isvc", ("spec", "deploymentMode"), "deployment_modes", needs=("isvc", "modes")),
+    Field("isvc_virtual", "isvc", ("metadata", "annotations", MODE_ANNOTATION), "virtual", needs=("isvc", "modes")),
+    Field("isvc_accelerator", "isvc", ("metadata", "annotations", ACCELERATOR_ANNOTATION), "accelerator_classes",
+          needs=("isvc", "accelerators")),
+    Field("accelerator_name", "accelerator", ("metadata", "name"), "accelerator_classes", required=True,
+          needs=("accelerators",)),
 )
 FIELD = {f.name: f for f in FIELDS}
 
@@ -113,6 +155,15 @@ class Bounds:
     runtimes: int = 2  # per scope: ServingRuntimes of the namespace, ClusterServingRuntimes
     entries: int = 1  # supportedModelFormats per runtime
     pools: dict = field(default_factory=lambda: dict(DEFAULT_POOLS))
+    isvc: bool = False  # an InferenceService, which the query asks about (explain and select --isvc)
+    modes: bool = False  # deployment modes on the runtimes and the InferenceService (D1-D9)
+    accelerators: bool = False  # an AcceleratorClass, runtimes' acceleratorClasses, the ISVC's request (A, W3)
+
+    def in_play(self, f: Field) -> bool:
+        return all(getattr(self, switch) for switch in f.needs)
+
+    def fields(self) -> list[Field]:
+        return [f for f in FIELDS if self.in_play(f)]
 
     def all_pools(self) -> dict[str, tuple]:
         """The pools and those derived from them. Only equality with the
@@ -120,11 +171,16 @@ class Bounds:
         the model takes the first of each (any witness with another one is
         this one renamed): this keeps the model's score views (scoring.lp)
         few, which the grounding of every world multiplies."""
-        return {**self.pools, "model_formats": self.pools["formats"][:1], "model_frameworks": self.pools["frameworks"][:1]}
+        return {**self.pools, "model_formats": self.pools["formats"][:1], "model_frameworks": self.pools["frameworks"][:1],
+                "deployment_modes": tuple(m for m in self.pools["modes"] if m in DEPLOYMENT_MODES)}
 
     def to_json(self) -> dict:
-        shown = {k: list(v) for k, v in self.pools.items() if k in POOL_TYPES}
-        return {"runtimesPerScope": self.runtimes, "entriesPerRuntime": self.entries, "models": 1, "pools": shown}
+        hidden = {"modes"} if not self.modes else set()
+        hidden |= {"accelerator_classes"} if not self.accelerators else set()
+        shown = {k: list(v) for k, v in self.pools.items() if k in POOL_TYPES and k not in hidden}
+        return {"runtimesPerScope": self.runtimes, "entriesPerRuntime": self.entries, "models": 1,
+                "inferenceServices": int(self.isvc), "deploymentModes": self.modes, "acceleratorClasses": self.accelerators,
+                "pools": shown}
 
 
 @dataclass(frozen=True)
@@ -179,6 +235,12 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
             fact.entry_of(en, rt, i)
             fact.slot_after(en, rt if i == 0 else Term(f"en({k},{i - 1})"))
     fact.slot(Term("md(1)"), const("model"))
+    fact.slot_required(Term("md(1)"))
+    if bounds.isvc:  # the query's InferenceService
+        fact.slot(Term("is(1)"), const("isvc"))
+        fact.slot_required(Term("is(1)"))
+    if bounds.accelerators:
+        fact.slot(Term("ac(1)"), const("accelerator"))
     if extra_runtime:
         fact.extra_slot(Term(f"rt({2 * n + 1})"))
 
@@ -189,7 +251,7 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
     for offset, name in ((3, "fewest_objects"), (2, "fewest_fields"), (1, "smallest_values")):
         fact.find_criterion(top + offset, const(name))
 
-    for f in FIELDS:
+    for f in bounds.fields():
         fact.field(const(f.owner), const(f.name))
         if f.required:
             fact.required(const(f.name))
@@ -210,7 +272,17 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
     for text in pools["versions"]:
         add_version(builder, text)
 
+    for name, kind in RUNTIME_KIND_TERMS.items():
+        fact.runtime_kind_term(name, const(kind))
+    # The loader's rules for an InferenceService's spec.model (I4, M6) under
+    # every world's profile and v1.3's: a witness is valid v1.3 input.
+    for rule in {w.profile.model_rule for w in world_list} | {V1_3.model_rule}:
+        fact.isvc_model_rule(const(rule.replace("-", "_")))
+
     profiles = {w.profile.name: w.profile for w in world_list}
+    for profile in profiles.values():
+        for what in _read_fields(profile):
+            fact.profile_reads(profile_term(profile), const(what))
     entries = EntryTables(builder, set())  # one table: equal weights get one term in every profile
     for profile in profiles.values():
         _profile_tables(builder, entries, profile, pools)
@@ -245,6 +317,16 @@ def _term(value):
     if isinstance(value, dict):
         return const("set")
     return value
+
+
+def _read_fields(profile: Profile) -> list[str]:
+    """The chosen fields the loader reads only under some profiles (loader.py):
+    spec.deploymentMode (D3), the VirtualDeployment annotation (Q1), the
+    configuration check's engineConfig/decoderConfig and workers (profiles.md
+    3.5) and spec.protocolVersions (W5)."""
+    reads = {"deployment_mode": profile.mode_filter == "full", "virtual_deployment": profile.virtual_deployment_skip,
+             "configuration": profile.webhook_quirks, "protocol_versions": profile.cross_runtime_check}
+    return [name for name, read in reads.items() if read]
 
 
 def _profile_tables(builder: FactBuilder, entries: EntryTables, profile: Profile, pools: dict) -> None:
@@ -282,12 +364,15 @@ def _profile_tables(builder: FactBuilder, entries: EntryTables, profile: Profile
 
 def _canonical_levels(bounds: Bounds, runtime_slots: list[int]) -> list[tuple[str, str]]:
     """(slot, field) pairs, the last the most significant: the tie-break that
-    makes the optimum unique (model first, then runtimes in slot order)."""
-    order = [("md(1)", f.name) for f in FIELDS if f.owner == "model"]
+    makes the optimum unique (model, InferenceService, AcceleratorClass, then
+    runtimes in slot order)."""
+    fields = bounds.fields()
+    order = [(slot, f.name) for slot, owner in (("md(1)", "model"), ("is(1)", "isvc"), ("ac(1)", "accelerator"))
+             for f in fields if f.owner == owner]
     for k in runtime_slots:
-        order += [(f"rt({k})", f.name) for f in FIELDS if f.owner == "runtime"]
+        order += [(f"rt({k})", f.name) for f in fields if f.owner == "runtime"]
         for i in range(bounds.entries):
-            order += [(f"en({k},{i})", f.name) for f in FIELDS if f.owner == "entry"]
+            order += [(f"en({k},{i})", f.name) for f in fields if f.owner == "entry"]
     return list(reversed(order))
 
 
@@ -312,7 +397,8 @@ def _shares(world: World, first: World, files: tuple[str, ...]) -> tuple[int, se
 def search(bounds: Bounds, world_list: list[World], conditions: list[Path], parameters: str = "",
            where: Path | None = None, extra_runtime: bool = False, explain: bool = False, threads: int = 1) -> Witness | None:
     """The smallest witness of the conditions within the bounds, or None.
-    `explain`: the worlds ground explanation.lp too (the No rows' reasons).
+    `explain`: the worlds ground explanation.lp too (the No rows' reasons);
+    with an InferenceService (bounds.isvc) also outcome.lp (what select answers).
     With `threads` > 1 a witness's existence is decided first by clasp's
     splitting search on that many threads (D-69): a property that holds is
     an unsatisfiable program, and proving that is the slow part; the search
@@ -320,7 +406,8 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
     enumeration does not flag the optimum as proven)."""
 
     def grounded(options: list[str]) -> clingo.Control:
-        files = engine.CORE + (engine.EXPLANATION if explain else ()) + engine.WINNER
+        files = engine.CORE + (engine.EXPLANATION if explain or bounds.isvc else ()) + engine.WINNER
+        files += engine.OUTCOME if bounds.isvc else ()
         ctl = clingo.Control(options, logger=lambda code, message: None)
         ctl.add("base", [], program(bounds, world_list, extra_runtime) + parameters)
         ctl.load(str(find_dir() / "generate.lp"))
@@ -359,6 +446,9 @@ def decode(symbols: list[clingo.Symbol], cost: list[int], bounds: Bounds) -> Wit
     pools = bounds.all_pools()
     pools["runtime_names"] += (added_name(pools["runtime_names"]),)  # the extra runtime's position (program)
     documents.append(_model_document(chosen["md(1)"], pools))
+    if "ac(1)" in chosen:
+        name = _value(pools, "accelerator_name", chosen["ac(1)"]["accelerator_name"])
+        documents.append({"apiVersion": API_VERSION, "kind": "AcceleratorClass", "metadata": {"name": name}, "spec": {}})
     for k in range(1, 2 * bounds.runtimes + 2):
         slot = f"rt({k})"
         if slot not in chosen:
@@ -366,6 +456,9 @@ def decode(symbols: list[clingo.Symbol], cost: list[int], bounds: Bounds) -> Wit
         entries = [chosen[f"en({k},{i})"] for i in range(bounds.entries) if f"en({k},{i})" in chosen]
         document = _runtime_document(k <= bounds.runtimes, chosen[slot], entries, pools)
         (extra if slot == extra_slot else documents).append(document)
+    if "is(1)" in chosen:
+        documents.append(_written({"apiVersion": API_VERSION, "kind": "InferenceService",
+                                   "metadata": {"name": ISVC_NAME, "namespace": NAMESPACE}, "spec": {}}, chosen["is(1)"], pools))
     names = ["fewest_objects", "fewest_fields", "smallest_values"]
     return Witness(documents, extra, list(zip(names, cost[:3])))
 
@@ -374,35 +467,32 @@ def _value(pools: dict, name: str, position: int):
     return pools[FIELD[name].pool][position - 1]
 
 
-def _put(document: dict, path: tuple[str, ...], value) -> None:
-    for key in path[:-1]:
+def _put(document: dict, f: Field, value) -> None:
+    for key in f.path[:-1]:
         document = document.setdefault(key, {})
-    document[path[-1]] = dict(value) if isinstance(value, dict) else value
+    value = dict(value) if isinstance(value, dict) else value
+    document[f.path[-1]] = [value] if f.listed else value
+
+
+def _written(document: dict, chosen: dict[str, int], pools: dict) -> dict:
+    """The document with each chosen field written, in FIELDS order."""
+    for name, position in sorted(chosen.items(), key=lambda item: FIELDS.index(FIELD[item[0]])):
+        _put(document, FIELD[name], _value(pools, name, position))
+    return document
 
 
 def _model_document(chosen: dict[str, int], pools: dict) -> dict:
     kind = _value(pools, "model_kind", chosen["model_kind"])
     metadata = {"name": MODEL_NAME, **({"namespace": NAMESPACE} if kind == "BaseModel" else {})}
-    document = {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": {}}
-    for name, position in sorted(chosen.items(), key=lambda item: FIELDS.index(FIELD[item[0]])):
-        if name != "model_kind":
-            _put(document, FIELD[name].path, _value(pools, name, position))
-    return document
+    fields = {k: p for k, p in chosen.items() if k != "model_kind"}
+    return _written({"apiVersion": API_VERSION, "kind": kind, "metadata": metadata, "spec": {}}, fields, pools)
 
 
 def _runtime_document(namespaced: bool, chosen: dict[str, int], entries: list[dict[str, int]], pools: dict) -> dict:
     name = _value(pools, "name", chosen["name"])
     kind = "ServingRuntime" if namespaced else "ClusterServingRuntime"
     metadata = {"name": name, **({"namespace": NAMESPACE} if namespaced else {})}
-    document = {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": {}}
-    for field_name, position in sorted(chosen.items(), key=lambda item: FIELDS.index(FIELD[item[0]])):
-        if field_name != "name":
-            _put(document, FIELD[field_name].path, _value(pools, field_name, position))
-    formats = []
-    for entry in entries:
-        written: dict = {}
-        for field_name, position in sorted(entry.items(), key=lambda item: FIELDS.index(FIELD[item[0]])):
-            _put(written, FIELD[field_name].path, _value(pools, field_name, position))
-        formats.append(written)
-    document["spec"]["supportedModelFormats"] = formats
+    fields = {k: p for k, p in chosen.items() if k != "name"}
+    document = _written({"apiVersion": API_VERSION, "kind": kind, "metadata": metadata, "spec": {}}, fields, pools)
+    document["spec"]["supportedModelFormats"] = [_written({}, entry, pools) for entry in entries]
     return document
