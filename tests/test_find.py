@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import shlex
 import shutil
+import subprocess
 from functools import lru_cache
 from pathlib import Path
 
@@ -447,6 +450,30 @@ def test_isvc_witness_is_what_select_reads_and_out_writes_select_cases(tmp_path)
     stdout, stderr = io.StringIO(), io.StringIO()
     assert cli.main(["check", str(tmp_path / "cases")], stdin=io.BytesIO(b""), stdout=stdout, stderr=stderr) == 0, \
         stdout.getvalue() + stderr.getvalue()
+
+
+@slow
+def test_docs_find_md_sessions_are_real_output(tmp_path, monkeypatch):
+    """docs/find.md's worked examples are what the commands print: each
+    ```-block of `$ ` lines is replayed (`cat FILE` writes the lines it shows,
+    `/tmp/` is a fresh directory) and every `ome-asp find` prints what follows it."""
+    text = (Path(__file__).parent.parent / "docs" / "find.md").read_text(encoding="utf-8")
+    sessions = [b for b in re.findall(r"^```\n(.*?)^```", text, re.S | re.M) if b.startswith("$ ")]
+    assert len(sessions) >= 4
+    root = Path(__file__).parent.parent
+    monkeypatch.chdir(tmp_path)
+    for session in sessions:
+        for chunk in re.split(r"^\$ ", session, flags=re.M)[1:]:
+            line, _, shown = chunk.partition("\n")
+            line = line.replace("/tmp/", f"{tmp_path}/")
+            if line.startswith("cat "):
+                Path(line[4:]).write_text(shown, encoding="utf-8")
+            elif line.startswith("ome-asp find "):
+                code, out, err = _run(*shlex.split(line)[2:])
+                assert code in (0, 1), err
+                assert out == shown.replace("/tmp/", f"{tmp_path}/"), line
+            else:
+                subprocess.run(line.replace("cp -r encoding", f"cp -r {root / 'encoding'}"), shell=True, check=True)
 
 
 @slow
