@@ -512,6 +512,10 @@ def test_a_witness_that_fails_its_check_is_an_internal_error():
     (["--property", "order-is-total", "--pool", "colours=red"], "NAME=V1,V2"),
     (["--property", "order-is-total", "--runtimes", "0"], "at least 1"),
     (["--property", "order-is-total", "-j", "0"], "must be a positive integer"),
+    (["--property", "order-is-total", "--pool", "sizes=abc"], "not a size of v1.3's grammar"),
+    (["--property", "order-is-total", "--pool", "versions=x"], "not a version"),
+    # D-70: Go's order (O3/O4) is not in the worlds; distances under one parameter apart would need it
+    (["--differ", "v1.3,code-v0.1.5", "--pool", "sizes=10,9,11.5,12"], "differ by less than one parameter"),
 ])
 def test_usage_errors_exit_2(argv, message):
     out, err = io.StringIO(), io.StringIO()

@@ -36,6 +36,8 @@ from ome_asp.conformance.gen import exercised_rules
 from ome_asp.errors import InternalError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.loader import load
+from ome_asp.input.sizes import is_size
+from ome_asp.input.versions import parse_version
 from ome_asp.render import report
 from ome_asp.solver import engine, finder
 
@@ -292,6 +294,13 @@ def bounds_of(args) -> finder.Bounds:
             raise UsageError(f"--pool {text}: {name} takes integers") from None
         if len(set(pools[name])) != len(pools[name]):
             raise UsageError(f"--pool {text}: a value is listed twice")
+    # A witness is valid v1.3 input (D-70): sizes and versions as v1.3 reads them (Z1, V1).
+    for text in pools["sizes"]:
+        if not is_size(text):
+            raise UsageError(f"--pool sizes: {text!r} is not a size of v1.3's grammar (Z1)")
+    for text in pools["versions"]:
+        if parse_version(text) is None:
+            raise UsageError(f"--pool versions: {text!r} is not a version (V1)")
     if any(abs(w) > WEIGHT_LIMIT for w in pools["weights"]):
         # The pool's weight products are ranked once for every profile; below
         # this bound none reaches code-v0.1.5's int64 wrap (D-50), so they agree.
@@ -552,9 +561,20 @@ def add_parser(commands) -> None:
     parser.set_defaults(run=run)
 
 
+def _searchable(q: Question, bounds: finder.Bounds) -> None:
+    """Pools whose witnesses the search could not answer as the sides do."""
+    for side in q.sides:
+        gap = finder.go_order_gap(side.profile, bounds.pools["sizes"])
+        if gap is not None:
+            size, near, far = gap
+            raise UsageError(f"--pool sizes: for a model of {size}, distances {near!r} and {far!r} differ by less than one "
+                             f"parameter, where {side.profile.name}'s Go order (O3/O4) is not in find's worlds (docs/find.md)")
+
+
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
-    q = question(args)
-    found = run_question(q, bounds_of(args), args.jobs or batch.default_jobs())
+    q, bounds = question(args), bounds_of(args)
+    _searchable(q, bounds)
+    found = run_question(q, bounds, args.jobs or batch.default_jobs())
     if args.output == "json":
         report.dump(to_document(found), "json", stdout)
     else:

@@ -319,6 +319,24 @@ def _term(value):
     return value
 
 
+def go_order_gap(profile: Profile, sizes: tuple[str, ...]) -> tuple[str, float, float] | None:
+    """Two float64 distances (Z5) of one model size that differ by less than
+    one parameter, under a profile with Go's sort (O3/O4), or None. Go's
+    comparator truncates such a difference to 0, and its insertion sort over
+    the fetch order runs in Python after a solve (gosort.py); a world orders
+    by its rank keys, which agree with Go's order only where distances are
+    equal or at least 1 apart (D-70), so find refuses other pools there."""
+    if not profile.go_sort:
+        return None
+    values = [size_value(profile, text) for text in sizes]
+    for size, value in zip(sizes, values):
+        distances = sorted({abs(low - value) + abs(high - value) for low in values for high in values})
+        for near, far in zip(distances, distances[1:]):
+            if far - near < 1 or far != far:  # NaN compares with nothing: Go's order is unspecified (OQ-30)
+                return size, near, far
+    return None
+
+
 def _read_fields(profile: Profile) -> list[str]:
     """The chosen fields the loader reads only under some profiles (loader.py):
     spec.deploymentMode (D3), the VirtualDeployment annotation (Q1), the
