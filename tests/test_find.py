@@ -19,12 +19,14 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+import clingo
 import pytest
 import yaml
 
 from ome_asp import cli
 from ome_asp.conformance import find
 from ome_asp.solver import engine, finder
+from ome_asp.solver.facts import Query, build_facts
 
 slow = pytest.mark.slow
 
@@ -521,6 +523,89 @@ def test_usage_errors_exit_2(argv, message):
     out, err = io.StringIO(), io.StringIO()
     assert cli.main(["find", *argv], stdin=io.BytesIO(b""), stdout=out, stderr=err) == 2
     assert err.getvalue().startswith("error: ") and message in err.getvalue()
+
+
+# --- the generator derives what facts.py emits ----------------------------------------
+
+# Terms that name a group of facts (a signature, a weights term) differ between
+# the two; they are compared by the facts each entry's group holds.
+GROUPED = {"signature": "sig", "sig_declares": "sig", "sig_version": "sig", "sig_operator": "sig",
+           "sig_architecture": "sig", "sig_quantization": "sig", "weights": "w", "weights_stored": "w",
+           "weights_priority": "w", "weights_score_option": "w", "weights_shown_option": "w", "weights_absent": "w"}
+
+
+def _input_predicates() -> set[tuple[str, int]]:
+    text = (engine.encoding_dir() / "input.lp").read_text(encoding="utf-8")
+    return {(m[1], int(m[2])) for m in re.finditer(r"#defined (\w+)/(\d+)\.", text)} - {("switch", 2)}
+
+
+def _normal(symbol: clingo.Symbol):
+    """A fact's term with every exact number as its text (val(K, D): the ranks K differ)."""
+    if symbol.type != clingo.SymbolType.Function:
+        return str(symbol)
+    if symbol.name == "val" and len(symbol.arguments) == 2:
+        return symbol.arguments[1].string
+    return symbol.name, tuple(_normal(a) for a in symbol.arguments)
+
+
+def _comparable(facts: list[clingo.Symbol]) -> set:
+    """The facts, each entry as its key with its signature's and weights' facts,
+    runtime_name_rank as the order it gives."""
+    groups: dict = {}
+    for f in facts:
+        if f.name in GROUPED:
+            groups.setdefault(f.arguments[0], set()).add((f.name, *(_normal(a) for a in f.arguments[1:])))
+    seen, ranks = set(), {}
+    for f in facts:
+        if f.name == "entry":
+            r, i, sig, weights = f.arguments
+            seen.add(("entry", _normal(r), i.number, frozenset(groups[sig]), frozenset(groups[weights])))
+        elif f.name == "runtime_name_rank":
+            ranks[_normal(f.arguments[0])] = f.arguments[1].number
+        elif f.name not in GROUPED:
+            seen.add(_normal(f))
+    seen |= {("name_order", a, b, ranks[a] < ranks[b], ranks[a] == ranks[b]) for a in ranks for b in ranks}
+    return seen
+
+
+@pytest.mark.parametrize("profile", ["v1.3", "v1.2.2", "code-v0.1.5"])
+def test_generator_derives_the_facts_facts_py_emits(profile):
+    """encoding/find/generate.lp derives, for a chosen cluster, exactly the
+    input facts facts.py emits for its manifests (issue 14: "the same input
+    predicates input.lp declares"): random clusters (clasp's random decisions
+    and signs, 20 seeds) with every object and field in play, each decoded,
+    loaded under the profile and built by facts.py, and compared fact by fact."""
+    bounds = finder.Bounds(isvc=True, modes=True, accelerators=True, pools={
+        **finder.DEFAULT_POOLS, "protocols": ("v1",), "workers": (0, 2), "entry_names": ("x",)})
+    chosen = find.profiles.resolve(profile, None)
+    predicates, derived = _input_predicates(), set()
+    for seed in range(20):
+        ctl = clingo.Control(["--opt-mode=ignore", "--rand-freq=1", "--sign-def=rnd", f"--seed={seed}"])
+        ctl.add("base", [], finder.program(bounds, [finder.World(chosen, engine.encoding_dir())], False))
+        ctl.load(str(finder.find_dir() / "generate.lp"))
+        ctl.ground([("base", [])])
+        with ctl.solve(yield_=True) as handle:
+            atoms = next(iter(handle)).symbols(atoms=True)
+        generated = [clingo.Function(a.name, a.arguments[1:]) for a in atoms
+                     if (a.name, len(a.arguments) - 1) in predicates and a.arguments[0] == clingo.Number(1)]
+        witness = finder.decode([a for a in atoms if a.match("set", 3)], [0, 0, 0], bounds)
+        cluster = find.load(["-"], stdin=io.BytesIO(find.cases.dump_manifests(witness.documents).encode()), profile=chosen)
+        emitted = [clingo.parse_term(line[:-1]) for line in build_facts(cluster, [Query("default", isvc="i")]).program.splitlines()]
+        assert _comparable(generated) == _comparable([f for f in emitted if (f.name, len(f.arguments)) in predicates]), seed
+        derived |= {f.name for f in generated}
+    # every fact the InferenceService, modes, accelerators and pools add was derived (the test compares them)
+    assert {"isvc_component", "isvc_mode_annotation", "isvc_accelerator_request", "accelerator_class", "isvc_runner_image",
+            "isvc_runtime_auto_sync_off", "runtime_mode", "runtime_accelerator_class", "isvc_runtime_kind"} <= derived
+    assert PROFILE_ONLY[profile] <= derived and not (set().union(*PROFILE_ONLY.values()) - PROFILE_ONLY[profile]) & derived
+
+
+# The facts only some profiles' loaders read (D-70) or facts.py emits (W5).
+PROFILE_ONLY = {
+    "v1.3": {"isvc_deployment_mode"},
+    "v1.2.2": set(),
+    "code-v0.1.5": {"runtime_protocol", "runtime_workers_size", "runtime_config", "isvc_virtual_deployment",
+                    "entry_name_folded", "entry_side_plain"},
+}
 
 
 def test_pool_facts_rank_every_number_of_the_pools_once():
