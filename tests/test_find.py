@@ -315,6 +315,16 @@ def test_property_holds_up_to_the_default_bounds(name):
     assert report["bounds"]["runtimesPerScope"] == find.PROPERTIES[name].runtimes
 
 
+@slow
+@pytest.mark.parametrize("name", ["namespaced-first", "disabled-never-selected", "order-is-total", "zero-score-never-qualifies"])
+def test_property_holds_with_an_inference_service_modes_and_accelerators(name):
+    """With the InferenceService, its deployment modes and accelerator classes
+    in play (D-70), the query is explain --isvc i, whose Q3 and Q4 can fail a
+    runtime: the properties still hold up to the bounds."""
+    code, report = run_json("--property", name, "--isvc", "--modes", "--accelerators")
+    assert code == 1 and report["bounds"]["inferenceServices"] == 1 and report["query"]["isvc"] == "i"
+
+
 def test_threads_decide_existence_as_one_thread_does():
     """-j 2 (D-69): clasp's splitting search on two threads decides whether a
     witness exists; the smallest one is still found sequentially, so the output
