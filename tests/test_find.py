@@ -499,6 +499,19 @@ def test_where_alone_finds_a_cluster_csr_selected_over_nothing(conditions):
     assert kinds(report) == [report["manifests"][0]["kind"], "ClusterServingRuntime"]
 
 
+@slow
+def test_priority_0_is_searched_where_every_side_reads_it(conditions):
+    """docs/profiles.md, "Profile code-v0.1.5", I4 and S5: without schema checks
+    a priority may be 0, and its score is 0 (Q8). A witness is valid input for
+    its sides (D-70), so --pool priorities=0 is searched under code-v0.1.5 and
+    refused where v1.3's schema (priority >= 1) reads the witness."""
+    pinned = where(conditions, "p0", "zero :- entry_priority(R, _, 0), first_failure(_, R, q8, _).\n:- not zero.")
+    code, report = run_json("--where", pinned, "--profile", "code-v0.1.5", "--pool", "priorities=0,1")
+    assert code == 0
+    assert report["manifests"][1]["spec"]["supportedModelFormats"][0]["priority"] == 0
+    assert _run("--where", pinned, "--pool", "priorities=0,1")[0] == 2
+
+
 def test_a_witness_that_fails_its_check_is_an_internal_error():
     """Verification is not decoration: a condition the ordinary answers do not
     satisfy makes the run an internal error (exit 3), never a result."""
@@ -524,7 +537,8 @@ def test_a_witness_that_fails_its_check_is_an_internal_error():
     (["--property", "order-is-total", "--pool", "colours=red"], "NAME=V1,V2"),
     (["--property", "order-is-total", "--runtimes", "0"], "at least 1"),
     (["--property", "order-is-total", "-j", "0"], "must be a positive integer"),
-    (["--property", "order-is-total", "--pool", "sizes=abc"], "not a size of v1.3's grammar"),
+    (["--property", "order-is-total", "--pool", "sizes=abc"], "is not a size v1.3 reads"),
+    (["--property", "order-is-total", "--pool", "priorities=0,1"], "at least 1"),
     (["--property", "order-is-total", "--pool", "versions=x"], "not a version"),
     # D-70: Go's order (O3/O4) is not in the worlds; distances under one parameter apart would need it
     (["--differ", "v1.3,code-v0.1.5", "--pool", "sizes=10,9,11.5,12"], "differ by less than one parameter"),

@@ -36,7 +36,7 @@ from ome_asp.conformance.gen import exercised_rules
 from ome_asp.errors import InternalError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.loader import load
-from ome_asp.input.sizes import is_size
+from ome_asp.input.sizes import is_go_size, is_size
 from ome_asp.input.versions import parse_version
 from ome_asp.render import report
 from ome_asp.solver import engine, finder
@@ -294,10 +294,6 @@ def bounds_of(args) -> finder.Bounds:
             raise UsageError(f"--pool {text}: {name} takes integers") from None
         if len(set(pools[name])) != len(pools[name]):
             raise UsageError(f"--pool {text}: a value is listed twice")
-    # A witness is valid v1.3 input (D-70): sizes and versions as v1.3 reads them (Z1, V1).
-    for text in pools["sizes"]:
-        if not is_size(text):
-            raise UsageError(f"--pool sizes: {text!r} is not a size of v1.3's grammar (Z1)")
     for text in pools["versions"]:
         if parse_version(text) is None:
             raise UsageError(f"--pool versions: {text!r} is not a version (V1)")
@@ -379,10 +375,11 @@ def verify(found: Found) -> None:
     for side in q.sides:  # "before" first: raise_winner reads its answer
         documents = side_documents(found, side)
         manifests = cases.dump_manifests(documents)
-        # Valid input (I4) as v1.3 reads it; each side reads it as its profile does
-        # (v1.2.2 warns of spec.deploymentMode, a field it does not have: D3).
-        load(["-"], stdin=io.BytesIO(manifests.encode()), strict=True, profile=profiles.V1_3)
-        load(["-"], stdin=io.BytesIO(manifests.encode()), profile=side.profile)
+        # Valid input for the side (I4), strictly: only a field its OME version
+        # does not have is a warning (v1.2.2's and v0.1.5's spec.deploymentMode, D3).
+        lacks = side.profile.mode_filter != "full" and any(
+            "deploymentMode" in d["spec"] for d in documents if d["kind"] == "InferenceService")
+        load(["-"], stdin=io.BytesIO(manifests.encode()), strict=not lacks, profile=side.profile)
         found.manifests[side.name] = manifests
         found.answers[side.name] = explain_answer(manifests, side, found.query)
         if found.bounds.isvc:
@@ -562,8 +559,16 @@ def add_parser(commands) -> None:
 
 
 def _searchable(q: Question, bounds: finder.Bounds) -> None:
-    """Pools whose witnesses the search could not answer as the sides do."""
+    """Pools whose values a side's loader rejects (a witness is valid input for
+    every side, D-70), or whose witnesses the search could not answer as the
+    sides do."""
     for side in q.sides:
+        grammar = is_go_size if side.profile.size_syntax == "go" else is_size
+        for text in bounds.pools["sizes"]:
+            if not grammar(text):
+                raise UsageError(f"--pool sizes: {text!r} is not a size {side.profile.name} reads (Z1)")
+        if side.profile.schema_validation and any(p < 1 for p in bounds.pools["priorities"]):
+            raise UsageError(f"--pool priorities: {side.profile.name}'s schema requires a priority of at least 1 (I4)")
         gap = finder.go_order_gap(side.profile, bounds.pools["sizes"])
         if gap is not None:
             size, near, far = gap

@@ -31,7 +31,7 @@ from ome_asp.input.loader import ACCELERATOR_CLASS_ANNOTATION as ACCELERATOR_ANN
 from ome_asp.input.loader import DEPLOYMENT_MODE_ANNOTATION as MODE_ANNOTATION
 from ome_asp.input.loader import API_VERSION, DEPLOYMENT_MODES
 from ome_asp.input.objects import Entry, FormatRef
-from ome_asp.input.profiles import V1_3, Profile
+from ome_asp.input.profiles import Profile
 from ome_asp.solver import engine, pinned
 from ome_asp.solver.facts import RUNTIME_KIND_TERMS, EntryTables, FactBuilder, Term, _fold, add_version, const, size_value
 
@@ -275,8 +275,8 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
     for name, kind in RUNTIME_KIND_TERMS.items():
         fact.runtime_kind_term(name, const(kind))
     # The loader's rules for an InferenceService's spec.model (I4, M6) under
-    # every world's profile and v1.3's: a witness is valid v1.3 input.
-    for rule in {w.profile.model_rule for w in world_list} | {V1_3.model_rule}:
+    # every world's profile: a witness is valid input for every side.
+    for rule in {w.profile.model_rule for w in world_list}:
         fact.isvc_model_rule(const(rule.replace("-", "_")))
 
     profiles = {w.profile.name: w.profile for w in world_list}
@@ -360,12 +360,12 @@ def _profile_tables(builder: FactBuilder, entries: EntryTables, profile: Profile
         for b, ww in enumerate(weights):
             for c, priority in enumerate(priorities):
                 for raised in (0, 1):
-                    read = None if priority is None and not raised else (priority or 1) + raised
+                    read = None if priority is None and not raised else (1 if priority is None else priority) + raised
                     entry = Entry(None, FormatRef("f", weight=profile.absent_weight if wf is None else wf),
                                   FormatRef("t", weight=profile.absent_weight if ww is None else ww), priority=read)
                     fact.pool_weights(p, a, b, c, raised, entries.weights(entry))
     for c, priority in enumerate(priorities):
-        fact.pool_raised_priority(c, (priority or 1) + 1)
+        fact.pool_raised_priority(c, (1 if priority is None else priority) + 1)
     sizes = pools["sizes"]
     values = [size_value(profile, text) for text in sizes]
     for v, value in enumerate(values, 1):
