@@ -25,7 +25,7 @@ import yaml
 
 from ome_asp import cli
 from ome_asp.conformance import find
-from ome_asp.solver import engine, finder
+from ome_asp.solver import engine, finder, pinned
 from ome_asp.solver.facts import Query, build_facts
 
 slow = pytest.mark.slow
@@ -298,8 +298,7 @@ def test_differ_on_rows_and_reasons_are_at_least_as_small_as_selected():
 
 
 # Every catalogued property is proved at its default bounds in CI (issue 14):
-# five in seconds, raising-winner-priority-keeps-it-first and
-# adding-disabled-runtime-changes-nothing in 20-55 s (docs/performance.md, find).
+# each in a few seconds since D-71 (docs/performance.md, find).
 PROVED_IN_CI = tuple(find.PROPERTIES)
 
 
@@ -332,6 +331,23 @@ def test_threads_decide_existence_as_one_thread_does():
     for argv in (("--property", "namespaced-first", "--runtimes", "1"), ("--differ", "v1.3,code-v0.1.5", "--runtimes", "1")):
         assert _run(*argv, "-j", "2") == _run(*argv, "-j", "1")
     assert _run("--differ", "v1.3,code-v0.1.5", "--runtimes", "1")[0] == 0
+
+
+def test_one_score_view_is_a_constant_unless_a_rule_reads_its_parts(conditions):
+    """D-71: a find cluster has one model, so find names its score view by a
+    constant (pinned.COLLAPSED): the same answers, from a grounding a fifth
+    the size. A rule that builds or reads a view's parts (here a --where
+    file) turns that off, so it still reads them: the witness it asks for exists."""
+    encoding = [engine.encoding_dir() / name for name in engine.CORE + engine.EXPLANATION + engine.WINNER]
+    assert pinned.collapsible(encoding)
+    reads = where(conditions, "view-parts", "read :- score_view(_, view(\"f\", _, _, _, _)).\n:- not read.\n")
+    assert not pinned.collapsible([*encoding, Path(reads)])
+    code, report = run_json("--where", reads, "--runtimes", "1")
+    assert code == 0 and report["manifests"][0]["spec"]["modelFormat"]["name"] == "f"
+    # Not collapsed (a rule mentions the view's parts) and collapsed: one witness.
+    mentions = where(conditions, "view-mentioned", "read(F) :- score_view(_, view(F, _, _, _, _)).\n")
+    argv = ("--differ", "v1.3,code-v0.1.5", "--runtimes", "1")
+    assert run_json(*argv, "--where", mentions)[1]["manifests"] == run_json(*argv)[1]["manifests"]
 
 
 # --- planted bugs ---------------------------------------------------------------------

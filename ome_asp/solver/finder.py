@@ -423,18 +423,22 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
     for the smallest witness stays sequential (clasp's parallel optN
     enumeration does not flag the optimum as proven)."""
 
+    files = engine.CORE + (engine.EXPLANATION if explain or bounds.isvc else ()) + engine.WINNER
+    files += engine.OUTCOME if bounds.isvc else ()
+    # One model per cluster, so one score view per world: named by a constant (pinned.COLLAPSED, D-71).
+    collapse = pinned.collapsible([*conditions, *([where] if where else []),
+                                   *{w.encoding / name for w in world_list for name in files}])
+
     def grounded(options: list[str]) -> clingo.Control:
-        files = engine.CORE + (engine.EXPLANATION if explain or bounds.isvc else ()) + engine.WINNER
-        files += engine.OUTCOME if bounds.isvc else ()
         ctl = clingo.Control(options, logger=lambda code, message: None)
         ctl.add("base", [], program(bounds, world_list, extra_runtime) + parameters)
         ctl.load(str(find_dir() / "generate.lp"))
         for path in conditions:
             ctl.load(str(path))
         for number, world in enumerate(world_list, 1):
-            pinned.add(ctl, [world.encoding / name for name in files], number, _shares(world, world_list[0], files))
+            pinned.add(ctl, [world.encoding / name for name in files], number, _shares(world, world_list[0], files), collapse)
         if where is not None:
-            pinned.add(ctl, [where], 1)
+            pinned.add(ctl, [where], 1, collapse=collapse)
         ctl.ground([("base", [])])
         return ctl
 

@@ -195,13 +195,76 @@ def _projected(rule, name: str) -> list[str] | None:
     return texts
 
 
-def statements(path: Path, world: int) -> list:
-    """The statements of one encoding file as world `world`'s copy."""
+# The key find names by a constant (_collapsed): scoring.lp's score view,
+# score_view(M, view(F, FV, Has, Fw, FwV)), lets the models of one view share
+# their scores (docs/performance.md, G7). A find cluster has one model, so a
+# world has at most one view, and naming it by one constant changes no answer;
+# but find's inputs are chosen, so every possible view (72 at the default
+# pools) grounded its own copy of view_score's #max and of everything joined
+# through it: 80 % of the atoms. Measured on raising-winner-priority-keeps-it-first:
+# 218,000 ground rules -> 63,000, 44 s of search -> 3-4 s (D-71).
+COLLAPSED = {("score_view", 2): 1}  # (predicate, arity): the argument that becomes a constant
+
+
+def _collapsed_head(rule):
+    """The function term the rule's head has where COLLAPSED names one, or None."""
+    if rule.ast_type != ast.ASTType.Rule or rule.head.ast_type != ast.ASTType.Literal:
+        return None
+    atom = rule.head.atom
+    if atom.ast_type != ast.ASTType.SymbolicAtom or atom.symbol.ast_type != ast.ASTType.Function:
+        return None
+    position = COLLAPSED.get((atom.symbol.name, len(atom.symbol.arguments)))
+    term = None if position is None else atom.symbol.arguments[position]
+    return term if term is not None and term.ast_type == ast.ASTType.Function else None
+
+
+def _collapse(rule):
+    """The rule with COLLAPSED's argument of its head replaced by the constant of its name (or as it is)."""
+    term = _collapsed_head(rule)
+    if term is None:
+        return rule
+    symbol = rule.head.atom.symbol
+    position = COLLAPSED[(symbol.name, len(symbol.arguments))]
+    arguments = list(symbol.arguments)
+    arguments[position] = ast.SymbolicTerm(term.location, clingo.Function(term.name))
+    return rule.update(head=rule.head.update(atom=rule.head.atom.update(symbol=symbol.update(arguments=arguments))))
+
+
+class _Functions(ast.Transformer):
+    def __init__(self) -> None:
+        self.found: list[tuple[str, int]] = []
+
+    def visit_Function(self, function):
+        self.found.append((function.name, len(function.arguments)))
+        self.visit_children(function)  # the nested terms too
+        return function
+
+
+def collapsible(paths: list[Path]) -> bool:
+    """Whether the COLLAPSED terms of these files may be named by a constant:
+    no rule but their own heads builds or matches a term of their name and
+    arity (a rule reading a view's parts would read nothing once it is a
+    constant; an edited encoding or a --where file may have one)."""
+    collapsed, found = [], _Functions()
+    for path in paths:
+        for statement in engine.statements(str(path)):
+            term = _collapsed_head(statement)
+            if term is not None:
+                collapsed.append((term.name, len(term.arguments)))
+            found(statement)
+    return all(found.found.count(term) == collapsed.count(term) for term in set(collapsed))
+
+
+def statements(path: Path, world: int, collapse: bool = False) -> list:
+    """The statements of one encoding file as world `world`'s copy (with
+    COLLAPSED's terms as constants if `collapse`, see collapsible)."""
     pin = _Pin(world)
     result: list = []
     stem = re.sub("[^a-z0-9]", "_", path.stem.lower())
 
     def add(statement, number: int) -> None:
+        if collapse:
+            statement = _collapse(statement)
         texts = _projected(statement, f"projection_{stem}_{number}_{len(result)}")
         if texts is None:
             result.append(pin(worlds.rewrite(statement)))
@@ -223,8 +286,10 @@ def statements(path: Path, world: int) -> list:
     return result
 
 
-def add(ctl: clingo.Control, paths: list[Path], world: int, shares: tuple[int, set] | None = None) -> None:
-    """Add world `world`'s copy of the files `paths` to `ctl` (program base).
+def add(ctl: clingo.Control, paths: list[Path], world: int, shares: tuple[int, set] | None = None,
+        collapse: bool = False) -> None:
+    """Add world `world`'s copy of the files `paths` to `ctl` (program base);
+    `collapse`: with COLLAPSED's terms as constants (collapsible).
 
     `shares` = (base, varied): the world's cluster is world `base`'s but for
     the predicates `varied` (name, arity with the world) and what depends on
@@ -236,11 +301,11 @@ def add(ctl: clingo.Control, paths: list[Path], world: int, shares: tuple[int, s
     with ast.ProgramBuilder(ctl) as builder:
         if shares is None:
             for path in paths:
-                for statement in statements(Path(path), world):
+                for statement in statements(Path(path), world, collapse):
                     builder.add(statement)
             return
         base, varied = shares
-        every = [s for path in paths for s in statements(Path(path), world)]
+        every = [s for path in paths for s in statements(Path(path), world, collapse)]
         bridged: set[tuple[str, int]] = set()
         for statement in every:
             heads, body = _predicates(statement)
