@@ -516,6 +516,18 @@ def test_where_alone_finds_a_cluster_csr_selected_over_nothing(conditions):
 
 
 @slow
+def test_more_models_m1_the_namespaces_base_model_wins(conditions):
+    """--models 2: a BaseModel m of the namespace and a ClusterBaseModel m can
+    both exist, and the query evaluates the BaseModel (M1): no cluster
+    evaluates the ClusterBaseModel beside it (exit 1); one with both exists."""
+    both = ':- not model(cbm("m")).\n:- not model(bm("default", "m")).\n'
+    code, report = run_json("--where", where(conditions, "m1", both), "--models", "2")
+    assert code == 0 and kinds(report) == ["BaseModel", "ClusterBaseModel"] and report["bounds"]["models"] == 2
+    wrong = both + ':- not evaluated(_, cbm("m")).\n'
+    assert run_json("--where", where(conditions, "m1-wrong", wrong), "--models", "2")[0] == 1
+
+
+@slow
 def test_priority_0_is_searched_where_every_side_reads_it(conditions):
     """docs/profiles.md, "Profile code-v0.1.5", I4 and S5: without schema checks
     a priority may be 0, and its score is 0 (Q8). A witness is valid input for
@@ -552,6 +564,7 @@ def test_a_witness_that_fails_its_check_is_an_internal_error():
     (["--property", "order-is-total", "--pool", "weights=x"], "integers"),
     (["--property", "order-is-total", "--pool", "colours=red"], "NAME=V1,V2"),
     (["--property", "order-is-total", "--runtimes", "0"], "at least 1"),
+    (["--property", "order-is-total", "--models", "0"], "at least 1"),
     (["--property", "order-is-total", "-j", "0"], "must be a positive integer"),
     (["--property", "order-is-total", "--pool", "sizes=abc"], "is not a size v1.3 reads"),
     (["--property", "order-is-total", "--pool", "priorities=0,1"], "at least 1"),
@@ -615,7 +628,7 @@ def test_generator_derives_the_facts_facts_py_emits(profile):
     predicates input.lp declares"): random clusters (clasp's random decisions
     and signs, 20 seeds) with every object and field in play, each decoded,
     loaded under the profile and built by facts.py, and compared fact by fact."""
-    bounds = finder.Bounds(isvc=True, modes=True, accelerators=True, pools={
+    bounds = finder.Bounds(isvc=True, modes=True, accelerators=True, models=2, pools={
         **finder.DEFAULT_POOLS, "protocols": ("v1",), "workers": (0, 2), "entry_names": ("x",)})
     chosen = find.profiles.resolve(profile, None)
     predicates, derived = _input_predicates(), set()

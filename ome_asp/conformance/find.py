@@ -279,8 +279,8 @@ def bounds_of(args) -> finder.Bounds:
     if args.runtimes is None:
         prop = PROPERTIES.get(args.property) if args.property is not None else None
         args.runtimes = prop.runtimes if prop is not None else finder.Bounds.runtimes
-    if args.runtimes < 1 or args.entries < 1:
-        raise UsageError("--runtimes and --entries must be at least 1")
+    if args.runtimes < 1 or args.entries < 1 or args.models < 1:
+        raise UsageError("--runtimes, --entries and --models must be at least 1")
     pools = dict(finder.DEFAULT_POOLS)
     for text in args.pool:
         name, _, values = text.partition("=")
@@ -304,7 +304,7 @@ def bounds_of(args) -> finder.Bounds:
     for name in ("runtime_names", "formats", "frameworks"):
         if not pools[name]:
             raise UsageError(f"--pool {name}: needs at least one value")
-    return finder.Bounds(args.runtimes, args.entries, pools, args.isvc, args.modes, args.accelerators)
+    return finder.Bounds(args.runtimes, args.entries, pools, args.isvc, args.modes, args.accelerators, args.models)
 
 
 # --- search and verification ---------------------------------------------------
@@ -455,7 +455,8 @@ def condition_text(q: Question) -> str:
 def bounds_text(bounds: finder.Bounds) -> str:
     b = bounds.to_json()
     pools = " ".join(f"{k}={','.join(map(str, v)) or '-'}" for k, v in b["pools"].items())
-    objects = f"{b['runtimesPerScope']} runtimes per scope, {b['entriesPerRuntime']} entries per runtime, 1 model"
+    models = b["models"]
+    objects = f"{b['runtimesPerScope']} runtimes per scope, {b['entriesPerRuntime']} entries per runtime, {models} model{'s' * (models > 1)}"
     objects += ", 1 InferenceService" if bounds.isvc else ""
     objects += "".join(f", {what}" for what, on in (("deployment modes", bounds.modes), ("accelerator classes", bounds.accelerators))
                        if on)
@@ -544,6 +545,9 @@ def add_parser(commands) -> None:
                         "1 for adding-disabled-runtime-changes-nothing)")
     parser.add_argument("--entries", type=int, default=finder.Bounds.entries, metavar="N",
                         help="supportedModelFormats entries per runtime (default: %(default)s)")
+    parser.add_argument("--models", type=int, default=finder.Bounds.models, metavar="N",
+                        help="models: the queried BaseModel or ClusterBaseModel m and up to N-1 others, of its name "
+                        "in the other scope (M1) or another (default: %(default)s)")
     parser.add_argument("--isvc", action="store_true",
                         help="an InferenceService: the worlds answer explain and select --isvc for it (X, M, O9)")
     parser.add_argument("--modes", action="store_true", help="deployment modes on runtimes and the InferenceService (D, Q4)")

@@ -63,7 +63,7 @@ DEFAULT_POOLS: dict[str, tuple] = {
     "protocols": (),
     "workers": (),
     # The InferenceService's fixed pools (--isvc).
-    "isvc_models": (MODEL_NAME, OTHER_MODEL),
+    "model_names": (MODEL_NAME, OTHER_MODEL),  # spec.model.name of the InferenceService, names of more models
     "runtime_kinds": ("ServingRuntime", "ClusterServingRuntime"),
     "objects": ({},),
     "auto_sync": (False,),
@@ -118,6 +118,7 @@ FIELDS = (
     Field("priority", "entry", ("priority",), "priorities"),
     Field("entry_name", "entry", ("name",), "entry_names"),
     Field("model_kind", "model", ("kind",), "model_kinds", required=True),
+    Field("model_name", "model", ("metadata", "name"), "model_names", required=True),
     Field("model_format", "model", ("spec", "modelFormat", "name"), "model_formats", required=True),
     Field("model_format_version", "model", ("spec", "modelFormat", "version"), "versions"),
     Field("model_framework", "model", ("spec", "modelFramework", "name"), "model_frameworks"),
@@ -127,7 +128,7 @@ FIELDS = (
     Field("model_quantization", "model", ("spec", "quantization"), "quantizations"),
     Field("model_size", "model", ("spec", "modelParameterSize"), "sizes"),
     Field("model_disabled", "model", ("spec", "disabled"), "flags"),
-    Field("isvc_model", "isvc", ("spec", "model", "name"), "isvc_models", needs=("isvc",)),
+    Field("isvc_model", "isvc", ("spec", "model", "name"), "model_names", needs=("isvc",)),
     Field("isvc_runtime", "isvc", ("spec", "runtime", "name"), "runtime_names", needs=("isvc",)),
     Field("isvc_runtime_kind", "isvc", ("spec", "runtime", "kind"), "runtime_kinds", depends="isvc_runtime", needs=("isvc",)),
     Field("isvc_auto_sync", "isvc", ("spec", "runtime", "autoSync"), "auto_sync", depends="isvc_runtime", needs=("isvc",)),
@@ -158,6 +159,7 @@ class Bounds:
     isvc: bool = False  # an InferenceService, which the query asks about (explain and select --isvc)
     modes: bool = False  # deployment modes on the runtimes and the InferenceService (D1-D9)
     accelerators: bool = False  # an AcceleratorClass, runtimes' acceleratorClasses, the ISVC's request (A, W3)
+    models: int = 1  # BaseModels of the namespace and ClusterBaseModels: the queried `m` and others
 
     def in_play(self, f: Field) -> bool:
         return all(getattr(self, switch) for switch in f.needs)
@@ -178,7 +180,7 @@ class Bounds:
         hidden = {"modes"} if not self.modes else set()
         hidden |= {"accelerator_classes"} if not self.accelerators else set()
         shown = {k: list(v) for k, v in self.pools.items() if k in POOL_TYPES and k not in hidden}
-        return {"runtimesPerScope": self.runtimes, "entriesPerRuntime": self.entries, "models": 1,
+        return {"runtimesPerScope": self.runtimes, "entriesPerRuntime": self.entries, "models": self.models,
                 "inferenceServices": int(self.isvc), "deploymentModes": self.modes, "acceleratorClasses": self.accelerators,
                 "pools": shown}
 
@@ -204,15 +206,6 @@ def find_dir() -> Path:
     return engine.encoding_dir() / "find"
 
 
-def slot_names(bounds: Bounds) -> list[tuple[str, str, tuple]]:
-    """(slot term text, owner, key) of every slot, in the canonical order."""
-    slots = [("md(1)", "model", ())]
-    for k in range(1, 2 * bounds.runtimes + 1):
-        slots.append((f"rt({k})", "runtime", (k,)))
-        slots += [(f"en({k},{i})", "entry", (k, i)) for i in range(bounds.entries)]
-    return slots
-
-
 def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str:
     """The facts of a search: slots, pools, the per-profile tables, the worlds."""
     builder = FactBuilder(frozenset({
@@ -234,8 +227,12 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
             fact.slot(en, const("entry"))
             fact.entry_of(en, rt, i)
             fact.slot_after(en, rt if i == 0 else Term(f"en({k},{i - 1})"))
-    fact.slot(Term("md(1)"), const("model"))
+    for k in range(1, bounds.models + 1):  # md(1) is the queried model m; more models come after it
+        fact.slot(Term(f"md({k})"), const("model"))
+        if k > 1:
+            fact.slot_after(Term(f"md({k})"), Term(f"md({k - 1})"))
     fact.slot_required(Term("md(1)"))
+    fact.slot_fixed(Term("md(1)"), const("model_name"), 1)
     if bounds.isvc:  # the query's InferenceService
         fact.slot(Term("is(1)"), const("isvc"))
         fact.slot_required(Term("is(1)"))
@@ -385,8 +382,8 @@ def _canonical_levels(bounds: Bounds, runtime_slots: list[int]) -> list[tuple[st
     makes the optimum unique (model, InferenceService, AcceleratorClass, then
     runtimes in slot order)."""
     fields = bounds.fields()
-    order = [(slot, f.name) for slot, owner in (("md(1)", "model"), ("is(1)", "isvc"), ("ac(1)", "accelerator"))
-             for f in fields if f.owner == owner]
+    slots = [(f"md({k})", "model") for k in range(1, bounds.models + 1)] + [("is(1)", "isvc"), ("ac(1)", "accelerator")]
+    order = [(slot, f.name) for slot, owner in slots for f in fields if f.owner == owner]
     for k in runtime_slots:
         order += [(f"rt({k})", f.name) for f in fields if f.owner == "runtime"]
         for i in range(bounds.entries):
@@ -467,7 +464,7 @@ def decode(symbols: list[clingo.Symbol], cost: list[int], bounds: Bounds) -> Wit
     documents, extra = [], []
     pools = bounds.all_pools()
     pools["runtime_names"] += (added_name(pools["runtime_names"]),)  # the extra runtime's position (program)
-    documents.append(_model_document(chosen["md(1)"], pools))
+    documents += [_model_document(chosen[f"md({k})"], pools) for k in range(1, bounds.models + 1) if f"md({k})" in chosen]
     if "ac(1)" in chosen:
         name = _value(pools, "accelerator_name", chosen["ac(1)"]["accelerator_name"])
         documents.append({"apiVersion": API_VERSION, "kind": "AcceleratorClass", "metadata": {"name": name}, "spec": {}})
@@ -505,8 +502,8 @@ def _written(document: dict, chosen: dict[str, int], pools: dict) -> dict:
 
 def _model_document(chosen: dict[str, int], pools: dict) -> dict:
     kind = _value(pools, "model_kind", chosen["model_kind"])
-    metadata = {"name": MODEL_NAME, **({"namespace": NAMESPACE} if kind == "BaseModel" else {})}
-    fields = {k: p for k, p in chosen.items() if k != "model_kind"}
+    metadata = {"name": _value(pools, "model_name", chosen["model_name"]), **({"namespace": NAMESPACE} if kind == "BaseModel" else {})}
+    fields = {k: p for k, p in chosen.items() if k not in ("model_kind", "model_name")}
     return _written({"apiVersion": API_VERSION, "kind": kind, "metadata": metadata, "spec": {}}, fields, pools)
 
 
