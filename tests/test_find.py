@@ -315,13 +315,26 @@ def test_property_holds_up_to_the_default_bounds(name):
 
 
 @slow
-@pytest.mark.parametrize("name", ["namespaced-first", "disabled-never-selected", "order-is-total", "zero-score-never-qualifies"])
+@pytest.mark.parametrize("name", ["namespaced-first", "disabled-never-selected", "order-is-total", "zero-score-never-qualifies",
+                                  "raising-winner-priority-keeps-it-first", "adding-disabled-runtime-changes-nothing"])
 def test_property_holds_with_an_inference_service_modes_and_accelerators(name):
     """With the InferenceService, its deployment modes and accelerator classes
     in play (D-70), the query is explain --isvc i, whose Q3 and Q4 can fail a
     runtime: the properties still hold up to the bounds."""
     code, report = run_json("--property", name, "--isvc", "--modes", "--accelerators")
     assert code == 1 and report["bounds"]["inferenceServices"] == 1 and report["query"]["isvc"] == "i"
+
+
+@slow
+def test_raising_winner_priority_holds_where_an_outcome_ends_the_query():
+    """Regression (issue 14): under code-v0.1.5 (and v1.2.2) Z3's outcome ends
+    a query although a runtime has the first rank key. The statement took that
+    runtime for world 1's winner, the ordinary explain selects nothing there,
+    and find answered with an internal error (exit 3). World 1's winner is now
+    the one it answers (answers.lp's result/2), as the Python check reads it."""
+    code, report = run_json("--property", "raising-winner-priority-keeps-it-first", "--profile", "code-v0.1.5",
+                            "--runtimes", "1")
+    assert code == 1 and report["found"] is False
 
 
 def test_threads_decide_existence_as_one_thread_does():
