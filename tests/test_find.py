@@ -346,18 +346,18 @@ def test_threads_decide_existence_as_one_thread_does():
     assert _run("--differ", "v1.3,code-v0.1.5", "--runtimes", "1")[0] == 0
 
 
-def test_one_score_view_is_a_constant_unless_a_rule_reads_its_parts(conditions):
-    """D-71: a find cluster has one model, so find names its score view by a
-    constant (pinned.COLLAPSED): the same answers, from a grounding a fifth
-    the size. A rule that builds or reads a view's parts (here a --where
-    file) turns that off, so it still reads them: the witness it asks for exists."""
+def test_scores_keyed_by_the_model_unless_a_rule_reads_a_views_parts(conditions):
+    """D-71: find keys the scores by the model instead of its score view
+    (pinned.COLLAPSED): the same answers, from a grounding a third the size.
+    A rule that builds or reads a view's parts (here a --where file) turns
+    that off, so it still reads them: the witness it asks for exists."""
     encoding = [engine.encoding_dir() / name for name in engine.CORE + engine.EXPLANATION + engine.WINNER]
     assert pinned.collapsible(encoding)
     reads = where(conditions, "view-parts", "read :- score_view(_, view(\"f\", _, _, _, _)).\n:- not read.\n")
     assert not pinned.collapsible([*encoding, Path(reads)])
     code, report = run_json("--where", reads, "--runtimes", "1")
     assert code == 0 and report["manifests"][0]["spec"]["modelFormat"]["name"] == "f"
-    # Not collapsed (a rule mentions the view's parts) and collapsed: one witness.
+    # Views kept (a rule mentions their parts) and replaced by the model: one witness.
     mentions = where(conditions, "view-mentioned", "read(F) :- score_view(_, view(F, _, _, _, _)).\n")
     argv = ("--differ", "v1.3,code-v0.1.5", "--runtimes", "1")
     assert run_json(*argv, "--where", mentions)[1]["manifests"] == run_json(*argv)[1]["manifests"]

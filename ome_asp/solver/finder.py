@@ -422,7 +422,7 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
 
     files = engine.CORE + (engine.EXPLANATION if explain or bounds.isvc else ()) + engine.WINNER
     files += engine.OUTCOME if bounds.isvc else ()
-    # One model per cluster, so one score view per world: named by a constant (pinned.COLLAPSED, D-71).
+    # Scores keyed by the model, not by its score view: one per possible model, not per possible view (pinned.COLLAPSED, D-71).
     collapse = pinned.collapsible([*conditions, *([where] if where else []),
                                    *{w.encoding / name for w in world_list for name in files}])
 

@@ -195,15 +195,17 @@ def _projected(rule, name: str) -> list[str] | None:
     return texts
 
 
-# The key find names by a constant (_collapsed): scoring.lp's score view,
+# The key find replaces by the model (_collapse): scoring.lp's score view,
 # score_view(M, view(F, FV, Has, Fw, FwV)), lets the models of one view share
-# their scores (docs/performance.md, G7). A find cluster has one model, so a
-# world has at most one view, and naming it by one constant changes no answer;
-# but find's inputs are chosen, so every possible view (72 at the default
-# pools) grounded its own copy of view_score's #max and of everything joined
-# through it: 80 % of the atoms. Measured on raising-winner-priority-keeps-it-first:
-# 218,000 ground rules -> 63,000, 44 s of search -> 3-4 s (D-71).
-COLLAPSED = {("score_view", 2): 1}  # (predicate, arity): the argument that becomes a constant
+# their scores (docs/performance.md, G7). The view is a function of the model,
+# so keying the scores by the model instead changes no answer (models of one
+# view then score alike apart); but find's model fields are chosen, so every
+# possible view (72 at the default pools) grounded its own copy of
+# view_score's #max and of everything joined through it, against one per
+# possible model (2 at the default bounds): 80 % of the atoms. Measured on
+# raising-winner-priority-keeps-it-first: 217,000 ground rules -> 65,000, 44-64 s
+# of search -> 4-6 s (D-71).
+COLLAPSED = {("score_view", 2): (1, 0)}  # (predicate, arity): (the argument replaced, by this argument)
 
 
 def _collapsed_head(rule):
@@ -213,20 +215,19 @@ def _collapsed_head(rule):
     atom = rule.head.atom
     if atom.ast_type != ast.ASTType.SymbolicAtom or atom.symbol.ast_type != ast.ASTType.Function:
         return None
-    position = COLLAPSED.get((atom.symbol.name, len(atom.symbol.arguments)))
-    term = None if position is None else atom.symbol.arguments[position]
+    positions = COLLAPSED.get((atom.symbol.name, len(atom.symbol.arguments)))
+    term = None if positions is None else atom.symbol.arguments[positions[0]]
     return term if term is not None and term.ast_type == ast.ASTType.Function else None
 
 
 def _collapse(rule):
-    """The rule with COLLAPSED's argument of its head replaced by the constant of its name (or as it is)."""
-    term = _collapsed_head(rule)
-    if term is None:
+    """The rule with COLLAPSED's argument of its head replaced by the other one it names (or as it is)."""
+    if _collapsed_head(rule) is None:
         return rule
     symbol = rule.head.atom.symbol
-    position = COLLAPSED[(symbol.name, len(symbol.arguments))]
+    replaced, by = COLLAPSED[(symbol.name, len(symbol.arguments))]
     arguments = list(symbol.arguments)
-    arguments[position] = ast.SymbolicTerm(term.location, clingo.Function(term.name))
+    arguments[replaced] = arguments[by]
     return rule.update(head=rule.head.update(atom=rule.head.atom.update(symbol=symbol.update(arguments=arguments))))
 
 
@@ -241,10 +242,10 @@ class _Functions(ast.Transformer):
 
 
 def collapsible(paths: list[Path]) -> bool:
-    """Whether the COLLAPSED terms of these files may be named by a constant:
-    no rule but their own heads builds or matches a term of their name and
-    arity (a rule reading a view's parts would read nothing once it is a
-    constant; an edited encoding or a --where file may have one)."""
+    """Whether the COLLAPSED terms of these files may be replaced: no rule but
+    their own heads builds or matches a term of their name and arity (a rule
+    reading a view's parts would read nothing once it is the model; an edited
+    encoding or a --where file may have one)."""
     collapsed, found = [], _Functions()
     for path in paths:
         for statement in engine.statements(str(path)):
@@ -257,7 +258,7 @@ def collapsible(paths: list[Path]) -> bool:
 
 def statements(path: Path, world: int, collapse: bool = False) -> list:
     """The statements of one encoding file as world `world`'s copy (with
-    COLLAPSED's terms as constants if `collapse`, see collapsible)."""
+    COLLAPSED's terms replaced if `collapse`, see collapsible)."""
     pin = _Pin(world)
     result: list = []
     stem = re.sub("[^a-z0-9]", "_", path.stem.lower())
@@ -289,7 +290,7 @@ def statements(path: Path, world: int, collapse: bool = False) -> list:
 def add(ctl: clingo.Control, paths: list[Path], world: int, shares: tuple[int, set] | None = None,
         collapse: bool = False) -> None:
     """Add world `world`'s copy of the files `paths` to `ctl` (program base);
-    `collapse`: with COLLAPSED's terms as constants (collapsible).
+    `collapse`: with COLLAPSED's terms replaced (collapsible).
 
     `shares` = (base, varied): the world's cluster is world `base`'s but for
     the predicates `varied` (name, arity with the world) and what depends on
