@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import math
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,6 +35,14 @@ from ome_asp.conformance import find  # noqa: E402
 from ome_asp.solver import finder  # noqa: E402
 
 GOAL_S = 30.0
+LIMIT_S = 120.0  # a growth point slower than this (wall) is left out: "> 120 s" in the table
+# The growth table's questions: a witness, a proof the grounder gives, two hard proofs.
+GROWTH = (
+    ("--differ v1.3,code-v0.1.5", "o-", "(a witness)"),
+    ("--property namespaced-first", "s-", "(none: the grounder's proof)"),
+    ("--property raising-winner-priority-keeps-it-first", "^-", "(a proof by search where it holds)"),
+    ("--property adding-disabled-runtime-changes-nothing", "v-", "(a proof by search where it holds)"),
+)
 MARKER = "<!-- benchmarks/find.py -->"  # benchmarks/run.py keeps docs/performance.md from here on  # issue 14: each default-bounds question within 30 s on this machine
 
 
@@ -44,6 +54,29 @@ def timed(argv: list[str]) -> tuple[int, float, float]:
     if code not in (0, 1):
         raise SystemExit(f"{' '.join(argv)}: exit {code}: {err.getvalue()}")
     return code, wall, cpu
+
+
+# One find run in a child process, so that a slow point can be stopped: its CPU seconds.
+CHILD = """
+import io, json, sys, time
+from ome_asp import cli
+cpu = time.process_time()
+code = cli.main(["find", *sys.argv[1:]], stdin=io.BytesIO(b""), stdout=io.StringIO(), stderr=sys.stderr)
+print(json.dumps({"code": code, "cpu": time.process_time() - cpu}))
+"""
+
+
+def limited(argv: list[str]) -> tuple[float, int] | None:
+    """CPU seconds and exit code of `ome-asp find ARGV`, or None when it takes over LIMIT_S (then stopped)."""
+    try:
+        done = subprocess.run([sys.executable, "-c", CHILD, *argv], cwd=ROOT, capture_output=True, text=True,
+                              timeout=LIMIT_S)
+    except subprocess.TimeoutExpired:
+        return None
+    result = json.loads(done.stdout.splitlines()[-1]) if done.returncode == 0 and done.stdout else {"code": -1}
+    if result["code"] not in (0, 1):
+        raise SystemExit(f"find {' '.join(argv)}: exit {result['code']}: {done.stderr}")
+    return result["cpu"], result["code"]
 
 
 def space(bounds: finder.Bounds) -> float:
@@ -114,16 +147,23 @@ def main(argv: list[str]) -> int:
     if args.quick:
         growth = growth[:2]
     say()
-    say("| bounds | clusters (log10) | `--differ v1.3,code-v0.1.5` CPU s | `--property namespaced-first` CPU s |")
-    say("|---|---|---|---|")
+    say(f"Growth, on `-j 1`: CPU seconds of each question as the bounds grow; a point over {LIMIT_S:.0f} s "
+        "(wall) is stopped and shown as `>`; *(violation)*: the property does not hold within those bounds "
+        "(a witness was found and verified).")
+    say()
+    say("| bounds | clusters (log10) | " + " | ".join(f"`{q}` CPU s" for q, _, _ in GROWTH) + " |")
+    say("|---|---|" + "---|" * len(GROWTH))
     points = []
     for runtimes, entries in growth:
         flags = ["--runtimes", str(runtimes), "--entries", str(entries), "-j", "1"]
         size = space(finder.Bounds(runtimes, entries))
-        _, _, differ_cpu = timed(["find", "--differ", "v1.3,code-v0.1.5", *flags])
-        _, _, property_cpu = timed(["find", "--property", "namespaced-first", *flags])
-        points.append((size, differ_cpu, property_cpu, f"{runtimes}×{entries}"))
-        say(f"| {runtimes} runtimes per scope, {entries} entries | {size:.1f} | {differ_cpu:.1f} | {property_cpu:.1f} |")
+        times = [limited([*q.split(), *flags]) for q, _, _ in GROWTH]
+        points.append((size, times, f"{runtimes}×{entries}"))
+        cells = " | ".join(f"> {LIMIT_S:.0f}" if t is None else f"{t[0]:.1f}" + (" (violation)" if t[1] == 0 and "--property" in q
+                           else "") for t, (q, _, _) in zip(times, GROWTH))
+        say(f"| {runtimes} runtimes per scope, {entries} entries | {size:.1f} | {cells} |")
+    say()
+    say(f"Load average at the end: {os.getloadavg()[0]:.1f}.")
     if not args.quick:
         _plot(points, args.plot)
         _write(lines)
@@ -136,10 +176,14 @@ def _write(lines: list[str]) -> None:
     text = path.read_text()
     head = text[:text.index(MARKER)] if MARKER in text else text + "\n"
     body = [MARKER, "## find (issue 14)", "", "Measured by `python benchmarks/find.py`. What makes the proofs",
-            "fast: docs/decisions.md D-67, D-68, D-69. Before them (2026-12-01, by hand) three properties did not finish:",
-            "selected-is-first-of-order > 60 s, raising-winner-priority-keeps-it-first > 160 s,",
-            "adding-disabled-runtime-changes-nothing > 25 s even at `--runtimes 1`. The two slowest vary",
-            "from run to run by up to 2x with the order the solver meets the program in (20-55 s alone).", "", *lines, "",
+            "fast: docs/decisions.md D-67, D-68, D-69, D-71. Before D-67-D-69 (2026-12-01, by hand) three properties",
+            "did not finish: selected-is-first-of-order > 60 s, raising-winner-priority-keeps-it-first > 160 s,",
+            "adding-disabled-runtime-changes-nothing > 25 s even at `--runtimes 1`. Before D-71 (this script,",
+            "2026-12-02, load 0.9; -j 2): raising-winner-priority-keeps-it-first 33.4 s wall, 64.3 s CPU (54 s wall",
+            "in another run: the search varied by up to 2x with the order the solver met the program in);",
+            "adding-disabled-runtime-changes-nothing 20.1 s wall, 38.7 s CPU; on the generator of this run,",
+            "without D-71, the first's search alone took 55-64 s on one thread (clingo's statistics, D-71).",
+            "", *lines, "",
             "![find: time against the search space](find-performance.png)", ""]
     path.write_text(head + "\n".join(body))
 
@@ -153,18 +197,24 @@ def _plot(points: list, path: str) -> None:
     except ImportError:
         print("(matplotlib not installed: no plot; pip install -e '.[bench]')")
         return
-    figure, axes = plt.subplots(figsize=(6, 4))
+    figure, axes = plt.subplots(figsize=(7, 6))
     points = sorted(points)  # by the search space, so the lines run left to right
-    sizes = [p[0] for p in points]
-    axes.plot(sizes, [p[1] for p in points], "o-", label="--differ v1.3,code-v0.1.5 (a witness)")
-    axes.plot(sizes, [p[2] for p in points], "s-", label="--property namespaced-first (none: a proof)")
-    for size, _, cpu, label in points:
-        axes.annotate(label, (size, cpu), textcoords="offset points", xytext=(4, 4), fontsize=8)
-    axes.axhline(GOAL_S, color="grey", linestyle=":", label="30 s")
+    for column, (question, style, note) in enumerate(GROWTH):
+        shown = [(size, times[column][0]) for size, times, _ in points if times[column] is not None]
+        axes.plot([s for s, _ in shown], [t for _, t in shown], style, label=f"{question} {note}")
+    violations = [(size, t[0]) for size, times, _ in points for t, (q, _, _) in zip(times, GROWTH)
+                  if t is not None and t[1] == 0 and "--property" in q]
+    if violations:
+        axes.plot([s for s, _ in violations], [t for _, t in violations], "kx", markersize=9,
+                  label="a violation found (the property does not hold at those bounds)")
+    for size, times, label in points:
+        axes.annotate(label, (size, min(t[0] for t in times if t is not None)), textcoords="offset points",
+                      xytext=(4, -10), fontsize=8)
+    axes.axhline(GOAL_S, color="grey", linestyle=":", label=f"30 s (points over {LIMIT_S:.0f} s are left out)")
     axes.set_xlabel("clusters within the bounds (log10); labels: runtimes per scope × entries")
     axes.set_ylabel("CPU seconds")
     axes.set_yscale("log")
-    axes.legend(fontsize=8)
+    axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.15))
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     print(f"wrote {path}")
