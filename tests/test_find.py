@@ -529,6 +529,20 @@ def test_where_alone_finds_a_cluster_csr_selected_over_nothing(conditions):
 
 
 @slow
+def test_raising_priority_with_an_absent_one_meets_w4():
+    """D-72: at --entries 2, raising every priority of the winner (an absent
+    one read as 1, so written as 2) breaks raising-winner-priority-keeps-it-first:
+    entries [absent, 2] of one group pass W4, raised to [2, 3] they do not,
+    the webhook denies the runtime and nothing is selected."""
+    code, report = run_json("--property", "raising-winner-priority-keeps-it-first", "--entries", "2")
+    assert code == 0
+    entries = report["manifests"][1]["spec"]["supportedModelFormats"]
+    assert [e.get("priority") for e in entries] == [None, 2]
+    assert report["answers"]["after"]["selected"] is None
+    assert "different priorities assigned" in report["answers"]["after"]["denied"][0]["message"]
+
+
+@slow
 def test_more_models_m1_the_namespaces_base_model_wins(conditions):
     """--models 2: a BaseModel m of the namespace and a ClusterBaseModel m can
     both exist, and the query evaluates the BaseModel (M1): no cluster
