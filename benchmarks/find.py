@@ -81,13 +81,14 @@ def limited(argv: list[str]) -> tuple[float, int] | None:
 
 def space(bounds: finder.Bounds) -> float:
     """log10 of the number of clusters within the bounds (before the slots'
-    symmetry breaking): each field absent (if optional) or a pool value."""
+    symmetry breaking): each field in play absent (if optional) or a pool
+    value; one model (m, whose name is fixed)."""
     pools = bounds.all_pools()
 
     def options(owner: str) -> float:
         total = 0.0
-        for f in finder.FIELDS:
-            if f.owner != owner or f.depends:
+        for f in bounds.fields():
+            if f.owner != owner or f.depends or f.name == "model_name":
                 continue
             choices = len(pools[f.pool]) + (0 if f.required else 1)
             if f.name == "range":  # absent, or {} with each bound absent or a size
@@ -130,6 +131,9 @@ def main(argv: list[str]) -> int:
     questions = [["--differ", "v1.3,code-v0.1.5"], ["--differ", "v1.3,v1.2.2"]]
     if not args.quick:
         questions += [["--property", name] for name in find.PROPERTIES]
+        # with an InferenceService (D-70): the smallest difference, and one with every object in play
+        questions += [["--differ", "v1.3,v1.2.2", "--isvc"],
+                      ["--differ", "v1.3,code-v0.1.5", "--isvc", "--modes", "--accelerators", "--on", "reasons"]]
     load = os.getloadavg()[0]  # the machine is shared: say how busy it was (CPU time is inflated less than wall)
     say(f"Baseline, same run: one ordinary explain of a witness, {explain_cpu * 1000:.0f} ms CPU "
         f"(load average {load:.1f} on {os.cpu_count()} cores at the start).")
