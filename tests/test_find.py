@@ -292,6 +292,9 @@ def test_differ_on_rows_and_reasons_are_at_least_as_small_as_selected():
     assert code == 0
     assert len(rows["manifests"]) <= len(selected["manifests"])
     assert find.view(rows["answers"]["v1.3"], "rows") != find.view(rows["answers"]["code-v0.1.5"], "rows")
+    # --on reasons reads each No row's reasons (check and message): it ended in a KeyError before
+    code, reasons = run_json("--differ", "v1.3,v1.2.2", "--on", "reasons")
+    assert code == 0 and any(r["reasons"] for r in reasons["answers"]["v1.3"]["rows"])
 
 
 # --- the catalogue ------------------------------------------------------------------
@@ -344,6 +347,26 @@ def test_threads_decide_existence_as_one_thread_does():
     for argv in (("--property", "namespaced-first", "--runtimes", "1"), ("--differ", "v1.3,code-v0.1.5", "--runtimes", "1")):
         assert _run(*argv, "-j", "2") == _run(*argv, "-j", "1")
     assert _run("--differ", "v1.3,code-v0.1.5", "--runtimes", "1")[0] == 0
+
+
+def test_a_shared_world_bridges_pooled_facts():
+    """D-68's sharing copies into a raise_winner world every predicate its
+    change does not reach. A pooled fact (`side(format; framework).`,
+    input.lp) defines its predicates too: it was missed, so world 2's W5
+    read no `side/1` and denied runtimes world 1's explain admits."""
+    statements = []
+    clingo.ast.parse_string("side(1, format; 1, framework). advisory_check(q3; q5; q6).", statements.append)
+    assert [pinned._predicates(s)[0] for s in statements[1:]] == [{("side", 2)}, {("advisory_check", 1)}]
+
+
+@slow
+def test_raising_winner_priority_holds_under_w5():
+    """With code-v0.1.5's cross-runtime check in play (--pool protocols=v1,
+    W5) the property holds: before the fix above, world 2 denied the raised
+    winner for a W5 clash its own explain does not have (an internal error, exit 3)."""
+    code, report = run_json("--property", "raising-winner-priority-keeps-it-first", "--profile", "code-v0.1.5",
+                            "--pool", "protocols=v1")
+    assert code == 1 and report["found"] is False
 
 
 def test_scores_keyed_by_the_model_unless_a_rule_reads_a_views_parts(conditions):

@@ -80,7 +80,7 @@ def view(answer: dict, on: str) -> dict:
         seen["rows"] = sorted((runtime_key(r["kind"], r["runtime"]), "Yes", str(r["score"])) if r["compatible"]
                               else (runtime_key(r["kind"], r["runtime"]), "No", r["failedCheck"]) for r in rows)
     if level >= 3:
-        seen["reasons"] = sorted((runtime_key(r["kind"], r["runtime"]), [[x["check"], x["reason"]] for x in r["reasons"]])
+        seen["reasons"] = sorted((runtime_key(r["kind"], r["runtime"]), [[x["check"], x["message"]] for x in r["reasons"]])
                                  for r in rows)
     return seen
 

@@ -326,11 +326,13 @@ class _Atoms(ast.Transformer):
         self.found: set[tuple[str, int]] = set()
 
     def visit_SymbolicAtom(self, atom):
-        symbol = atom.symbol
-        while symbol.ast_type == ast.ASTType.UnaryOperation:
-            symbol = symbol.argument
-        if symbol.ast_type == ast.ASTType.Function:
-            self.found.add((symbol.name, len(symbol.arguments)))
+        # A pooled fact `side(format; framework).` is a Pool of the atoms it stands for.
+        symbols = atom.symbol.arguments if atom.symbol.ast_type == ast.ASTType.Pool else [atom.symbol]
+        for symbol in symbols:
+            while symbol.ast_type == ast.ASTType.UnaryOperation:
+                symbol = symbol.argument
+            if symbol.ast_type == ast.ASTType.Function:
+                self.found.add((symbol.name, len(symbol.arguments)))
         return atom
 
 
