@@ -349,6 +349,20 @@ def test_threads_decide_existence_as_one_thread_does():
     assert _run("--differ", "v1.3,code-v0.1.5", "--runtimes", "1")[0] == 0
 
 
+@slow
+def test_raising_priority_under_code_v015_meets_its_cross_runtime_check():
+    """docs/profiles.md, "Profile code-v0.1.5", W5 with 3.5's configuration
+    check: raising-winner-priority-keeps-it-first does not hold there. Runtime
+    a (workers.size 0) is denied by the configuration check, so b wins;
+    raised, b's priority equals a's for the same format, and v0.1.5's
+    cross-runtime check (which loops over a although a was denied, D-32)
+    denies b too: nothing is selected."""
+    code, report = run_json("--property", "raising-winner-priority-keeps-it-first", "--profile", "code-v0.1.5",
+                            "--pool", "protocols=v1", "--pool", "workers=0")
+    assert code == 0 and report["answers"]["after"]["selected"] is None
+    assert any("same priority assigned" in d["message"] for d in report["answers"]["after"]["denied"])
+
+
 def test_a_shared_world_bridges_pooled_facts():
     """D-68's sharing copies into a raise_winner world every predicate its
     change does not reach. A pooled fact (`side(format; framework).`,
