@@ -377,7 +377,7 @@ def verify(found: Found) -> None:
         manifests = cases.dump_manifests(documents)
         # Valid input for the side (I4), strictly: only a field its OME version
         # does not have is a warning (v1.2.2's and v0.1.5's spec.deploymentMode, D3).
-        lacks = side.profile.mode_filter != "full" and any(
+        lacks = "deployment_mode" not in finder.reads(side.profile) and any(
             "deploymentMode" in d["spec"] for d in documents if d["kind"] == "InferenceService")
         load(["-"], stdin=io.BytesIO(manifests.encode()), strict=not lacks, profile=side.profile)
         found.manifests[side.name] = manifests
@@ -399,8 +399,7 @@ def _where_holds(found: Found, side: Side) -> bool:
     cluster = load(["-"], stdin=io.BytesIO(found.manifests[side.name].encode()), profile=side.profile)
     facts = build_facts(cluster, [Query(**found.query)])
     with engine.using_encoding(side.encoding):
-        files = engine.CORE + engine.EXPLANATION + engine.WINNER + (engine.OUTCOME if found.bounds.isvc else ())
-        return engine.satisfiable(facts, files, found.question.where)
+        return engine.satisfiable(facts, finder.world_files(found.bounds, explain=True), found.question.where)
 
 
 def _summary(found: Found) -> str:

@@ -278,7 +278,7 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
 
     profiles = {w.profile.name: w.profile for w in world_list}
     for profile in profiles.values():
-        for what in _read_fields(profile):
+        for what in reads(profile):
             fact.profile_reads(profile_term(profile), const(what))
     entries = EntryTables(builder, set())  # one table: equal weights get one term in every profile
     for profile in profiles.values():
@@ -334,7 +334,7 @@ def go_order_gap(profile: Profile, sizes: tuple[str, ...]) -> tuple[str, float, 
     return None
 
 
-def _read_fields(profile: Profile) -> list[str]:
+def reads(profile: Profile) -> list[str]:
     """The chosen fields the loader reads only under some profiles (loader.py):
     spec.deploymentMode (D3), the VirtualDeployment annotation (Q1), the
     configuration check's engineConfig/decoderConfig and workers (profiles.md
@@ -409,6 +409,14 @@ def _shares(world: World, first: World, files: tuple[str, ...]) -> tuple[int, se
     return 1, pinned.varied(VARIES[world.variant], programs)
 
 
+def world_files(bounds: Bounds, explain: bool) -> tuple[str, ...]:
+    """The encoding files of a world: the batch program, explanation.lp for
+    the No rows' reasons (`explain`), and with an InferenceService outcome.lp
+    (what select answers), which reads explanation.lp's checks."""
+    files = engine.CORE + (engine.EXPLANATION if explain or bounds.isvc else ()) + engine.WINNER
+    return files + (engine.OUTCOME if bounds.isvc else ())
+
+
 def search(bounds: Bounds, world_list: list[World], conditions: list[Path], parameters: str = "",
            where: Path | None = None, extra_runtime: bool = False, explain: bool = False, threads: int = 1) -> Witness | None:
     """The smallest witness of the conditions within the bounds, or None.
@@ -420,8 +428,7 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
     for the smallest witness stays sequential (clasp's parallel optN
     enumeration does not flag the optimum as proven)."""
 
-    files = engine.CORE + (engine.EXPLANATION if explain or bounds.isvc else ()) + engine.WINNER
-    files += engine.OUTCOME if bounds.isvc else ()
+    files = world_files(bounds, explain)
     # Scores keyed by the model, not by its score view: one per possible model, not per possible view (pinned.COLLAPSED, D-71).
     collapse = pinned.collapsible([*conditions, *([where] if where else []),
                                    *{w.encoding / name for w in world_list for name in files}])
@@ -466,8 +473,8 @@ def decode(symbols: list[clingo.Symbol], cost: list[int], bounds: Bounds) -> Wit
     pools["runtime_names"] += (added_name(pools["runtime_names"]),)  # the extra runtime's position (program)
     documents += [_model_document(chosen[f"md({k})"], pools) for k in range(1, bounds.models + 1) if f"md({k})" in chosen]
     if "ac(1)" in chosen:
-        name = _value(pools, "accelerator_name", chosen["ac(1)"]["accelerator_name"])
-        documents.append({"apiVersion": API_VERSION, "kind": "AcceleratorClass", "metadata": {"name": name}, "spec": {}})
+        documents.append(_written({"apiVersion": API_VERSION, "kind": "AcceleratorClass", "metadata": {}, "spec": {}},
+                                  chosen["ac(1)"], pools))
     for k in range(1, 2 * bounds.runtimes + 2):
         slot = f"rt({k})"
         if slot not in chosen:
