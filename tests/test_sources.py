@@ -9,8 +9,10 @@ worked example's manifests."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sysconfig
+import time
 from pathlib import Path
 
 import pytest
@@ -158,3 +160,140 @@ def test_f_on_a_kustomization_without_kind_says_k(tmp_path):
     assert result.code == 1
     assert result.stderr.rstrip("\n").endswith("kind: Required value; this is a kustomization: read its directory with -k DIR")
     assert run_cli("explain", *MODEL, "-k", str(tmp_path)).code == 0
+
+
+# --- issue 28: kubectl bounded and timed; the built-in reader under kubectl's rules ----------
+
+
+def fake_kubectl(tmp_path: Path, script: str) -> Path:
+    """PATH holding only a `kubectl` that runs `script` (sh), and a sh for it."""
+    bin_dir = tmp_path / "fakebin"
+    bin_dir.mkdir(exist_ok=True)
+    kubectl = bin_dir / "kubectl"
+    kubectl.write_text("#!/bin/sh\n" + script)
+    kubectl.chmod(0o755)
+    return bin_dir
+
+
+def test_from_cluster_output_is_bounded_while_read(monkeypatch, tmp_path):
+    """Endless output stops one piece past --max-input-size (was: all of it read, then MemoryError)."""
+    monkeypatch.setenv("PATH", f"{fake_kubectl(tmp_path, 'exec cat /dev/zero')}:/usr/bin:/bin")
+    result = run_cli("explain", *MODEL, "--from-cluster", "--max-input-size", "1Mi")
+    assert result.code == 1
+    assert result.stderr.startswith("error: `kubectl get ") and result.stderr.endswith(
+        "`: the output is larger than 1Mi; raise the limit with --max-input-size\n")
+
+
+def test_kubectl_is_ended_with_what_it_started_past_the_timeout(monkeypatch, tmp_path):
+    """A kubectl that hangs, with a background child holding its output open:
+    ended, child included, at --kubectl-timeout (was: ome-asp hung)."""
+    pids = tmp_path / "pids"
+    script = f"sleep 300 & echo $! > {pids}\nsleep 300\n"
+    monkeypatch.setenv("PATH", f"{fake_kubectl(tmp_path, script)}:/usr/bin:/bin")
+    started = time.monotonic()
+    result = run_cli("explain", *MODEL, "--from-cluster", "--kubectl-timeout", "1s")
+    assert time.monotonic() - started < 10
+    assert result.code == 1 and result.stderr.endswith(
+        "` did not finish within 1 s; raise the limit with --kubectl-timeout\n"), result.stderr
+    child = int(pids.read_text())
+    for _ in range(50):  # the child is killed; its parent (init) reaps it a moment later
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("kubectl's child still runs")
+
+
+def test_kubectl_error_shown_whole_without_terminal_escapes(monkeypatch, tmp_path):
+    """Every line of kubectl's error (was: only the last, "… failed (exit 1): >"),
+    its ANSI escapes removed and other control characters visible."""
+    script = r"""printf 'E1202 10:10:58.882645    9363 memcache.go:381] retrying\n' >&2
+printf '\033[31merror: unable to read\033[0m:\n  line two \a\n>\n' >&2
+exit 1
+"""
+    monkeypatch.setenv("PATH", f"{fake_kubectl(tmp_path, script)}:/usr/bin:/bin")
+    result = run_cli("explain", *MODEL, "--from-cluster")
+    assert result.code == 1
+    assert result.stderr.endswith("` failed (exit 1): error: unable to read:\n  line two \\x07\n  >\n"), result.stderr
+    assert "\x1b" not in result.stderr and "memcache" not in result.stderr
+
+
+def test_k_with_kubectl_passes_the_directory_after_double_dash(monkeypatch, tmp_path):
+    """A directory named like a flag stays a directory (`kubectl kustomize -- DIR`)."""
+    argv = tmp_path / "argv"
+    script = 'printf "%s\\n" "$@" > ' + str(argv)
+    monkeypatch.setenv("PATH", f"{fake_kubectl(tmp_path, script)}:/usr/bin:/bin")
+    (tmp_path / "--kubeconfig=evil").mkdir()
+    monkeypatch.chdir(tmp_path)
+    run_cli("explain", *MODEL, "--kustomize=--kubeconfig=evil")
+    assert argv.read_text().splitlines() == ["kustomize", "--", "--kubeconfig=evil"]
+
+
+@pytest.fixture
+def native(monkeypatch, tmp_path):
+    """-k's built-in reader (no kubectl on PATH) on a kustomization in tmp_path/k."""
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    (tmp_path / "k").mkdir()
+    (tmp_path / "k" / "ok.yaml").write_text(WORKED.joinpath("manifests.yaml").read_text())
+
+    def run(kustomization: str, *flags: str):
+        (tmp_path / "k" / "kustomization.yaml").write_text(kustomization)
+        started = time.monotonic()
+        result = run_cli("explain", *MODEL, "-k", str(tmp_path / "k"), *flags)
+        assert time.monotonic() - started < 10
+        return result
+    return run
+
+
+@pytest.mark.parametrize("resource", ["{outside}", "../outside.yaml", "link.yaml"], ids=["absolute", "dotdot", "symlink"])
+def test_k_natively_reads_no_file_outside_the_kustomization(native, tmp_path, resource):
+    """As `kubectl kustomize` (was: read)."""
+    outside = tmp_path / "outside.yaml"
+    outside.write_text(WORKED.joinpath("manifests.yaml").read_text())
+    (tmp_path / "k" / "link.yaml").symlink_to(outside)
+    result = native(f"resources:\n- {resource.format(outside=outside)}\n")
+    assert result.code == 1
+    assert result.stderr.endswith(f": security; file {outside} is not in or below {tmp_path / 'k'}\n"), result.stderr
+
+
+@pytest.mark.parametrize("resources", ["5", "ok.yaml", "{a: ok.yaml}", "[ok.yaml, 5]"])
+def test_k_natively_refuses_resources_that_are_no_list_of_names(native, tmp_path, resources):
+    """kustomize's resources is a []string (was: 5 an internal error, a string read letter by letter, a map accepted)."""
+    result = native(f"resources: {resources}\n")
+    assert (result.code, result.stderr) == (
+        1, f"error: {tmp_path / 'k' / 'kustomization.yaml'}: resources: must be a list of file or directory names\n")
+
+
+def test_k_natively_refuses_a_fifo_without_waiting(native, tmp_path):
+    os.mkfifo(tmp_path / "k" / "fifo.yaml")
+    result = native("resources:\n- fifo.yaml\n")
+    assert result.code == 1 and result.stderr.endswith("resources: fifo.yaml: not a regular file\n"), result.stderr
+
+
+def test_k_natively_reads_within_max_input_size(native, tmp_path):
+    result = native("resources:\n- ok.yaml\n", "--max-input-size", "1Ki")
+    assert result.code == 1 and "the input is larger than 1Ki in total" in result.stderr
+
+
+def test_k_natively_follows_thousands_of_nested_kustomizations(monkeypatch, tmp_path):
+    """5,000 bases deep (was: RecursionError); a loop back is one line."""
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    depth = 5000
+    for level in range(depth):
+        (tmp_path / str(level)).mkdir()
+        listed = f"../{level + 1}" if level + 1 < depth else "ok.yaml"
+        (tmp_path / str(level) / "kustomization.yaml").write_text(f"resources: [{listed}]\n")
+    (tmp_path / str(depth - 1) / "ok.yaml").write_text(WORKED.joinpath("manifests.yaml").read_text())
+    assert run_cli("explain", *MODEL, "-k", str(tmp_path / "0")).code == 0
+    (tmp_path / str(depth - 1) / "kustomization.yaml").write_text("resources: [../0]\n")
+    result = run_cli("explain", *MODEL, "-k", str(tmp_path / "0"))
+    assert result.code == 1 and "includes its own kustomization" in result.stderr
+
+
+def test_k_natively_refuses_an_alias_bomb_without_expanding_it(native):
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + n)}: &{chr(98 + n)} [{', '.join(['*' + chr(97 + n)] * 10)}]\n" for n in range(9))
+    result = native(bomb + "resources: *j\n")
+    assert result.code == 1 and "YAML aliases expand the document" in result.stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from typing import TextIO
 
 from ome_asp.errors import InputError, UsageError
@@ -36,6 +37,11 @@ def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> 
     cluster.add_argument("--context", help="kubectl's --context")
     cluster.add_argument("--kubeconfig", help="kubectl's --kubeconfig")
     cluster.add_argument("--request-timeout", metavar="DURATION", help="kubectl's --request-timeout (e.g. 10s)")
+    parser.add_argument(
+        "--kubectl-timeout", type=duration_argument, default=sources.KUBECTL_TIMEOUT_S, metavar="DURATION",
+        help="end kubectl (--from-cluster, -k) and what it started after DURATION: seconds, or 90s, 2m "
+             "(default: %(default)gs)",
+    )
     parser.add_argument("--strict", action="store_true", help="treat every warning as an input error")
     add_max_input_size_flag(parser, "inputs in total")
     add_profile_flags(parser)
@@ -57,6 +63,17 @@ def name_argument(text: str) -> str:
         return os.fsencode(text).decode("utf-8")
     except UnicodeError:
         return text
+
+
+_DURATION = re.compile(r"([0-9]+(?:\.[0-9]+)?)(s|m|h)?")
+
+
+def duration_argument(text: str) -> float:
+    """--kubectl-timeout: seconds, or a number with s, m or h (as kubectl writes durations)."""
+    match = _DURATION.fullmatch(text)
+    if match is None or float(match[1]) <= 0:
+        raise argparse.ArgumentTypeError("not a duration: use seconds or a number with s, m or h, such as 90s or 2m")
+    return float(match[1]) * {"s": 1, "m": 60, "h": 3600, None: 1}[match[2]]
 
 
 def add_profile_flags(parser: argparse.ArgumentParser) -> None:
@@ -84,12 +101,13 @@ def load_cluster(args, stdin, stderr: TextIO):
         raise UsageError("no input: pass the manifests with -f FILE, -f DIR, -f - (stdin), -k DIR or --from-cluster")
     if not args.from_cluster and (args.context or args.kubeconfig or args.request_timeout):
         raise UsageError("--context, --kubeconfig and --request-timeout need --from-cluster")
-    inputs = [item for directory in args.kustomize for item in sources.kustomize(directory)]
+    bounds = sources.Bounds(args.max_input_size, args.kubectl_timeout)
+    inputs = [item for directory in args.kustomize for item in sources.kustomize(directory, bounds)]
     if args.from_cluster:
         # a run about every namespace (select --all, explain --all-models) lists them all
         every = getattr(args, "all", False) or getattr(args, "all_models", False)
         target = sources.KubectlTarget(args.context, args.kubeconfig, args.request_timeout)
-        inputs.append(sources.kubectl_get(target, None if every else args.namespace))
+        inputs.append(sources.kubectl_get(target, None if every else args.namespace, bounds))
     cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile,
                    sources=inputs)
     # -n of a command about one namespace (admit has none; --all and --all-models use every one)

@@ -5,19 +5,29 @@ Each source is one or more `(label, bytes)` inputs the loader reads like a file:
 the label names the command or file in messages. Nothing here talks to a
 cluster itself: kubectl does, with the user's kubeconfig, context and RBAC,
 so ome-asp sees what `kubectl get` shows the user (issue 16).
+
+kubectl runs under the same bounds as a file (issue 28): its output is read
+as it comes and refused one byte past --max-input-size, it is ended (its whole
+process group) past --kubectl-timeout, and its stderr is shown whole, with
+terminal escapes removed and other control characters made visible.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import selectors
 import shlex
 import shutil
+import signal
+import stat
 import subprocess
+import time
 from dataclasses import dataclass
 
-import yaml
-
 from ome_asp.errors import InputError, UsageError
+from ome_asp.input.documents import decode, documents, shown
+from ome_asp.input.limits import InputBudget, format_byte_size
 
 #: The six kinds selection reads, as kubectl names their resources (group-qualified,
 #: so KServe's InferenceService and ServingRuntime are never read instead).
@@ -31,6 +41,19 @@ KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization
 #: or that read it (resources); every other key needs kustomize itself.
 NATIVE_KEYS = frozenset({"apiVersion", "kind", "metadata", "resources", "commonLabels", "labels"})
 
+#: How long kubectl may run (--kubectl-timeout): a `get -A` of thousands of
+#: objects takes seconds; a kubectl that hangs (an exec plugin waiting for a
+#: login, a server that accepts and never answers) must not hang ome-asp.
+KUBECTL_TIMEOUT_S = 60.0
+#: kubectl's stderr kept for the message: its errors are a few lines.
+STDERR_BYTES = 2**16
+_PIECE = 2**16
+#: Terminal escapes (CSI `ESC [ … final`, OSC `ESC ] … BEL|ESC \`, and any
+#: other two-character `ESC x`) are removed from kubectl's messages.
+_ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-_]?)")
+
+_KLOG = re.compile(r"[IWEF][0-9]{4} [0-9:.]+ +[0-9]+ [^ \]]+:[0-9]+\] ")
+
 
 @dataclass(frozen=True)
 class KubectlTarget:
@@ -41,7 +64,15 @@ class KubectlTarget:
     request_timeout: str | None = None
 
 
-def kubectl_get(where: KubectlTarget, namespace: str | None) -> tuple[str, bytes]:
+@dataclass(frozen=True)
+class Bounds:
+    """What one kubectl run or one kustomization may take."""
+
+    max_bytes: int
+    timeout: float = KUBECTL_TIMEOUT_S
+
+
+def kubectl_get(where: KubectlTarget, namespace: str | None, bounds: Bounds) -> tuple[str, bytes]:
     """The six kinds of `namespace` (None: every namespace) and the cluster-scoped
     ones, as one `kind: List`: `kubectl get <resources> -o json`."""
     command = [KUBECTL, "get", ",".join(RESOURCES), "-o", "json"]
@@ -49,66 +80,160 @@ def kubectl_get(where: KubectlTarget, namespace: str | None) -> tuple[str, bytes
     for flag, value in (("--context", where.context), ("--kubeconfig", where.kubeconfig),
                         ("--request-timeout", where.request_timeout)):
         if value is not None:
-            command += [flag, value]
-    return shlex.join(command), _run(command, "--from-cluster")
+            command += [f"{flag}={value}"]
+    return shlex.join(command), run_kubectl(command, "--from-cluster", bounds)
 
 
-def kustomize(directory: str) -> list[tuple[str, bytes]]:
+def kustomize(directory: str, bounds: Bounds) -> list[tuple[str, bytes]]:
     """`-k DIR` as kubectl reads it: `kubectl kustomize DIR` when kubectl is on
     PATH; else the kustomization's `resources:` read natively (files,
-    directories, nested kustomizations), refusing what only kustomize can apply."""
+    directories, nested kustomizations) under kubectl's rules (D-85), refusing
+    what only kustomize can apply."""
     if not os.path.isdir(directory):
-        raise InputError(f"-k {directory}: not a directory")
+        raise InputError(f"-k {shown(directory, cut=False)}: not a directory")
     if shutil.which(KUBECTL) is not None:
-        command = [KUBECTL, "kustomize", directory]
-        return [(shlex.join(command), _run(command, "-k"))]
-    return _native(directory, [])
+        command = [KUBECTL, "kustomize", "--", directory]
+        return [(shlex.join(command), run_kubectl(command, "-k", bounds))]
+    return _native(directory, bounds.max_bytes)
 
 
-def _run(command: list[str], flag: str) -> bytes:
-    """kubectl's stdout; its absence or failure is one line naming the command."""
-    shown = shlex.join(command)
+def run_kubectl(command: list[str], flag: str, bounds: Bounds) -> bytes:
+    """kubectl's stdout, read as it comes under `bounds`; its absence, failure,
+    too much output or too long a run is one message naming the command."""
+    label = shlex.join(command)
     try:
-        done = subprocess.run(command, capture_output=True, stdin=subprocess.DEVNULL, check=False)
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, start_new_session=True)
     except FileNotFoundError:
-        raise UsageError(f"{flag} needs kubectl on PATH: `{shown}` cannot run") from None
-    if done.returncode != 0:
-        lines = [line.strip() for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-        raise InputError(f"`{shown}` failed (exit {done.returncode}): {lines[-1] if lines else 'no message'}")
-    return done.stdout
+        raise UsageError(f"{flag} needs kubectl on PATH: `{label}` cannot run") from None
+    out: list[bytes] = []
+    err = bytearray()
+    size, deadline = 0, time.monotonic() + bounds.timeout
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            selector.register(process.stderr, selectors.EVENT_READ)
+            while selector.get_map():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise InputError(f"`{label}` did not finish within {bounds.timeout:g} s; "
+                                     "raise the limit with --kubectl-timeout")
+                for key, _ in selector.select(left):
+                    piece = os.read(key.fd, _PIECE)
+                    if not piece:
+                        selector.unregister(key.fileobj)
+                    elif key.fileobj is process.stderr:
+                        err += piece[: STDERR_BYTES + 1 - len(err)]
+                    else:
+                        size += len(piece)
+                        if size > bounds.max_bytes:
+                            raise InputError(f"`{label}`: the output is larger than "
+                                             f"{format_byte_size(bounds.max_bytes)}; raise the limit with --max-input-size")
+                        out.append(piece)
+        code = process.wait(max(deadline - time.monotonic(), 0.1))
+    except subprocess.TimeoutExpired:
+        raise InputError(f"`{label}` did not finish within {bounds.timeout:g} s; "
+                         "raise the limit with --kubectl-timeout") from None
+    finally:
+        if process.returncode is None:
+            # kubectl and whatever it started (an exec credential plugin)
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        process.stdout.close()
+        process.stderr.close()
+    if code != 0:
+        raise InputError(f"`{label}` failed (exit {code}): {_message(bytes(err))}")
+    return b"".join(out)
 
 
-def _native(directory: str, seen: list[str]) -> list[tuple[str, bytes]]:
-    """The resources of the kustomization in `directory`, in its order."""
+def _message(stderr: bytes) -> str:
+    """kubectl's stderr for a message: its error, every line of it, without
+    terminal escapes, other control characters shown as `\\xNN`; lines
+    after the first indented. kubectl's log lines (klog's `E1202 10:10:58.88
+    9363 file.go:381] …`, one per retry) are left out when an error follows."""
+    text = _ESCAPE.sub("", stderr[:STDERR_BYTES].decode("utf-8", "replace"))
+    lines = ["".join(c if c.isprintable() or c == "\t" else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
+                     for c in line).strip() for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    error = [line for line in lines if not _KLOG.match(line)]
+    lines = error or lines
+    if len(stderr) > STDERR_BYTES:
+        lines.append(f"… (stderr cut at {format_byte_size(STDERR_BYTES)})")
+    return "\n  ".join(lines) if lines else "no message"
+
+
+# --- the built-in reader (no kubectl on PATH) ----------------------------------------
+
+
+def _native(top: str, max_bytes: int) -> list[tuple[str, bytes]]:
+    """The resources of the kustomization in `top`, in its order, read as
+    `kubectl kustomize` reads them (D-85): a file must be in or below the
+    directory of the kustomization that lists it (symlinks resolved); a
+    directory is another kustomization (bases may be anywhere local); only
+    regular files are read, all of them together within `max_bytes`.
+    Nested kustomizations are followed with a stack of their own, so depth
+    costs memory, never Python's recursion limit."""
+    inputs: list[tuple[str, bytes]] = []
+    budget = InputBudget(max_bytes)
+    # each frame: (directory, its kustomization's path, its real directory, resources still to read)
+    stack = [_open_kustomization(top, None, [], budget)]
+    while stack:
+        directory, path, root, pending = stack[-1]
+        if not pending:
+            stack.pop()
+            continue
+        resource = pending.pop(0)
+        target = os.path.normpath(os.path.join(directory, resource))  # as kustomize (Go filepath.Join cleans)
+        where = f"{shown(path, cut=False)}: resources: {shown(resource)}"
+        if os.path.isdir(target):
+            stack.append(_open_kustomization(target, where, [frame[2] for frame in stack], budget))
+            continue
+        real = os.path.realpath(target)
+        if os.path.commonpath([real, root]) != root:
+            # kustomize's message (LoadRestrictionsRootOnly)
+            raise InputError(f"{where}: security; file {shown(real, cut=False)} is not in or below {shown(root, cut=False)}")
+        inputs.append((target, _read_regular(target, where, budget)))
+    return inputs
+
+
+def _open_kustomization(directory: str, where: str | None, roots: list[str], budget: InputBudget):
+    """(directory, kustomization path, real directory, its resources) of the
+    kustomization in `directory`, its keys and types checked as kubectl does."""
     path = next((os.path.join(directory, name) for name in KUSTOMIZATION_FILES
                  if os.path.isfile(os.path.join(directory, name))), None)
+    named = shown(directory, cut=False)
     if path is None:
-        raise InputError(f"-k {directory}: no kustomization.yaml in the directory")
-    real = os.path.realpath(path)
-    if real in seen:
-        raise InputError(f"{path}: includes itself through {seen[-1]}")
-    try:
-        with open(path, "rb") as file:
-            spec = yaml.safe_load(file) or {}
-    except (OSError, yaml.YAMLError) as error:
-        raise InputError(f"{path}: {str(error).splitlines()[0]}") from None
+        raise InputError(f"{where or '-k ' + named}: no kustomization.yaml in {named}")
+    root = os.path.realpath(directory)
+    if root in roots:
+        raise InputError(f"{where}: includes its own kustomization ({named}) again")
+    label = shown(path, cut=False)
+    data = _read_regular(path, label, budget)
+    spec = next((document.content for document in documents(label, decode(label, data))), None) or {}
     if not isinstance(spec, dict):
-        raise InputError(f"{path}: a kustomization is a YAML mapping")
+        raise InputError(f"{label}: a kustomization is a YAML mapping")
     needs = sorted(set(spec) - NATIVE_KEYS)
     if needs:
-        raise InputError(f"{path}: {', '.join(needs)} needs kustomize, which ome-asp does not apply; "
-                         f"put kubectl on PATH (-k then runs `kubectl kustomize`), or pass its output with -f -")
-    inputs = []
-    for resource in spec.get("resources") or []:
-        if not isinstance(resource, str) or "://" in resource or resource.startswith("github.com/"):
-            raise InputError(f"{path}: resources: {resource!r} is not a local file or directory")
-        target = os.path.join(directory, resource)
-        if os.path.isdir(target):
-            inputs += _native(target, [*seen, real])
-        else:
-            try:
-                with open(target, "rb") as file:
-                    inputs.append((target, file.read()))
-            except OSError as error:
-                raise InputError(f"{path}: resources: {resource}: {error.strerror}") from None
-    return inputs
+        raise InputError(f"{label}: {', '.join(shown(key) for key in needs)} needs kustomize, which ome-asp does not "
+                         f"apply; put kubectl on PATH (-k then runs `kubectl kustomize`), or pass its output with -f -")
+    resources = spec.get("resources") or []
+    # kustomize's Kustomization.resources is a []string: anything else is refused, not iterated
+    if not isinstance(resources, list) or not all(isinstance(item, str) for item in resources):
+        raise InputError(f"{label}: resources: must be a list of file or directory names")
+    for resource in resources:
+        if "://" in resource or resource.startswith("github.com/"):
+            raise InputError(f"{label}: resources: {shown(resource)} is not a local file or directory")
+    return directory, path, root, list(resources)
+
+
+def _read_regular(path: str, label: str, budget: InputBudget) -> bytes:
+    """A regular file's bytes within `budget`; a FIFO, device or socket is
+    refused without blocking (opened non-blocking, then checked)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise InputError(f"{label}: {error.strerror}") from None
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"{label}: not a regular file")
+        return budget.read(file, label)
