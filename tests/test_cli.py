@@ -225,7 +225,7 @@ def test_I11_other_kinds_are_reported(tmp_path):
     path = write(tmp_path, model(), deployment, runtime("rt"))
     result = run_cli("explain", "--model", "m", "-f", path)
     assert result.code == 0
-    # I11's form with the line where the document starts (docs/decisions.md D-14)
+    # I11's form with the line where the document starts (docs/decisions.md D-23)
     assert result.stderr == f"warning: {path}:14: document 2: kind Deployment is not read by ome-asp\n"
 
 

@@ -237,7 +237,7 @@ def test_I1_I4_same_object_twice_names_both_places():
 
 def test_I1_empty_input_is_an_error():
     """No object at all is most likely a wrong path or an empty dump: say so instead
-    of reporting that the model is not found (docs/decisions.md D-15)."""
+    of reporting that the model is not found (docs/decisions.md D-26)."""
     write("empty.yaml", "")
     write("comments.yaml", "# nothing here\n---\n")
     write("list.yaml", "apiVersion: v1\nkind: List\nitems: []\n")
