@@ -33,6 +33,7 @@ from ome_asp import cli  # noqa: E402
 from ome_asp.commands import batch  # noqa: E402
 from ome_asp.conformance import find  # noqa: E402
 from ome_asp.solver import finder  # noqa: E402
+from ome_asp.solver import space as space_  # noqa: E402
 
 GOAL_S = 30.0
 LIMIT_S = 120.0  # a growth point slower than this (wall) is left out: "> 120 s" in the table
@@ -80,27 +81,9 @@ def limited(argv: list[str]) -> tuple[float, int] | None:
 
 
 def space(bounds: finder.Bounds) -> float:
-    """log10 of the number of clusters within the bounds (before the slots'
-    symmetry breaking): each field in play absent (if optional) or a pool
-    value; one model (m, whose name is fixed)."""
-    pools = bounds.all_pools()
-
-    def options(owner: str) -> float:
-        total = 0.0
-        for f in bounds.fields():
-            if f.owner != owner or f.depends or f.name == "model_name":
-                continue
-            choices = len(pools[f.pool]) + (0 if f.required else 1)
-            if f.name == "range":  # absent, or {} with each bound absent or a size
-                choices = 1 + (len(pools["sizes"]) + 1) ** 2
-            if f.name == "model_framework":
-                choices = 1 + len(pools[f.pool]) * (len(pools["versions"]) + 1)
-            total += math.log10(max(choices, 1))
-        return total
-
-    runtime = options("runtime") + bounds.entries * options("entry")
-    per_scope = math.log10(sum(10 ** (k * runtime) for k in range(bounds.runtimes + 1)))
-    return options("model") + 2 * per_scope
+    """log10 of the number of clusters within the bounds, as find's header
+    counts them (ome_asp/solver/space.py, under v1.3)."""
+    return math.log10(space_.clusters(bounds, {"model-or-runtime"}))
 
 
 def baseline() -> float:

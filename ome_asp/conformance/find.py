@@ -39,7 +39,7 @@ from ome_asp.input.loader import load
 from ome_asp.input.sizes import is_go_size, is_size
 from ome_asp.input.versions import parse_version
 from ome_asp.render import report
-from ome_asp.solver import engine, finder
+from ome_asp.solver import engine, finder, space
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 LEVELS = ("selected", "order", "rows", "reasons")
@@ -304,6 +304,11 @@ def bounds_of(args) -> finder.Bounds:
     for name in ("runtime_names", "formats", "frameworks"):
         if not pools[name]:
             raise UsageError(f"--pool {name}: needs at least one value")
+    given = {text.partition("=")[0] for text in args.pool}
+    if len(pools["runtime_names"]) < args.runtimes and "runtime_names" in given:
+        # Your names are what is searched: the default pool grows to the bound, yours does not (D-91).
+        raise UsageError(f"--runtimes {args.runtimes}: a scope's runtimes have distinct names, and --pool runtime_names "
+                         f"gives {len(pools['runtime_names'])}: give at least {args.runtimes} or leave the pool out")
     return finder.Bounds(args.runtimes, args.entries, pools, args.isvc, args.modes, args.accelerators, args.models)
 
 
@@ -451,6 +456,11 @@ def condition_text(q: Question) -> str:
     return text + (f" --where {q.where}" if q.where is not None else "")
 
 
+def clusters(q: Question, bounds: finder.Bounds) -> int:
+    """How many clusters the search ranges over (with add_disabled, with their added runtime)."""
+    return space.clusters(bounds, {s.profile.model_rule for s in q.sides}, any(s.extra for s in q.sides))
+
+
 def bounds_text(bounds: finder.Bounds) -> str:
     b = bounds.to_json()
     pools = " ".join(f"{k}={','.join(map(str, v)) or '-'}" for k, v in b["pools"].items())
@@ -464,7 +474,8 @@ def bounds_text(bounds: finder.Bounds) -> str:
 
 def render_yaml(found: Found) -> str:
     q = found.question
-    lines = [f"# ome-asp find {condition_text(q)}", f"# bounds: {bounds_text(found.bounds)}"]
+    lines = [f"# ome-asp find {condition_text(q)}", f"# bounds: {bounds_text(found.bounds)}",
+             f"# clusters within the bounds: {space.describe(clusters(q, found.bounds))}"]
     if found.witness is None:
         verdict = "no violation" if "property" in q.description else "no cluster satisfies the condition"
         lines.append(f"# {verdict} within these bounds (the property holds up to the bounds)"
@@ -492,7 +503,7 @@ def to_document(found: Found) -> dict:
         "apiVersion": report.API_VERSION,
         "kind": "FindReport",
         "condition": found.question.description,
-        "bounds": found.bounds.to_json(),
+        "bounds": {**found.bounds.to_json(), **space.to_json(clusters(found.question, found.bounds))},
         "found": found.witness is not None,
         "query": found.query,
         "cost": dict(found.witness.cost) if found.witness else None,

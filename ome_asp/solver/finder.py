@@ -32,7 +32,7 @@ from ome_asp.input.loader import DEPLOYMENT_MODE_ANNOTATION as MODE_ANNOTATION
 from ome_asp.input.loader import API_VERSION, DEPLOYMENT_MODES
 from ome_asp.input.objects import Entry, FormatRef
 from ome_asp.input.profiles import Profile
-from ome_asp.solver import engine, pinned
+from ome_asp.solver import engine, pinned, space
 from ome_asp.solver.facts import RUNTIME_KIND_TERMS, EntryTables, FactBuilder, Term, _fold, add_version, const, size_value
 
 NAMESPACE = "default"  # the namespace every query asks in and every ServingRuntime lives in
@@ -161,6 +161,10 @@ class Bounds:
     accelerators: bool = False  # an AcceleratorClass, runtimes' acceleratorClasses, the ISVC's request (A, W3)
     models: int = 1  # BaseModels of the namespace and ClusterBaseModels: the queried `m` and others
 
+    def __post_init__(self) -> None:
+        # The bounds are what is searched: the pools that bound a count grow to them (issue 27, D-91).
+        object.__setattr__(self, "pools", space.grown(self.pools, self.runtimes, self.models, OTHER_MODEL))
+
     def in_play(self, f: Field) -> bool:
         return all(getattr(self, switch) for switch in f.needs)
 
@@ -179,7 +183,8 @@ class Bounds:
     def to_json(self) -> dict:
         hidden = {"modes"} if not self.modes else set()
         hidden |= {"accelerator_classes"} if not self.accelerators else set()
-        shown = {k: list(v) for k, v in self.pools.items() if k in POOL_TYPES and k not in hidden}
+        hidden |= {"model_names"} if self.models == 1 and not self.isvc else set()  # only m's name is chosen
+        shown = {k: list(v) for k, v in self.pools.items() if (k in POOL_TYPES or k == "model_names") and k not in hidden}
         return {"runtimesPerScope": self.runtimes, "entriesPerRuntime": self.entries, "models": self.models,
                 "inferenceServices": int(self.isvc), "deploymentModes": self.modes, "acceleratorClasses": self.accelerators,
                 "pools": shown}
