@@ -6,7 +6,7 @@ or why it uses none, and where OME says so (spec O5, O8, O9, M2-M4, M6, X1-X7).
 The one-query selection program (its #minimize optimum is proved unique) with
 encoding/outcome.lp decides everything: the runtime used, the failure, the
 X6 advisory, the admission path, the denial, the warnings, the RuntimeReady
-condition and the events. This module renders those terms (ome_asp/reasons.py)
+condition and the events. This module renders those terms (ome_asp/render/reasons.py)
 and prints them.
 
 Text: stdout is the runtime used (`<Kind> <ns>/<name>`, exit 0) or the

@@ -3,7 +3,7 @@
     ome-asp check PATH... [-v] [-j N]
 
 Every directory under the paths that holds a case.yaml is a case (format in
-ome_asp/cases.py and docs/oracle.md). Each case is answered by ome-asp's own
+ome_asp/conformance/cases.py and docs/oracle.md). Each case is answered by ome-asp's own
 commands, in-process, and compared with its expected.yaml; a failing case
 prints `FAIL <case>` and a unified diff per command (expected vs ome-asp), a
 case without expected.yaml prints ome-asp's answer in expected.yaml form. The

@@ -3,8 +3,8 @@
 A unit test of `encoding/X.lp` loads `input.lp` (the fact schema) and `X.lp`,
 adds facts built with `ome_asp.solver.facts.FactBuilder`, and reads the answer set:
 
-    answer = run(("sizes.lp",), builder, upstream=("examined/2", ...))
-    assert answer.rows("size_outside") == {("1", 'csr("rt")')}
+    result = run(("sizes.lp",), builder, upstream=("examined/2", ...))
+    assert result.rows("size_outside") == {("1", 'csr("rt")')}
 
 The predicates `X.lp` reads from *other* encoding files (its upstream, e.g.
 `examined/2` from qualification.lp and explanation.lp) are given as facts and

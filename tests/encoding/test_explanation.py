@@ -25,7 +25,7 @@ which failure is first explanation.lp derives itself (E14). The tests of E9
 load scoring.lp too, for the score beside PRIORITY and WEIGHT; two tests run
 qualification.lp and scoring.lp with it (every failed check of a Q5
 failure), and two the engine (the E15 text is assembled per entry by
-ome_asp/engine.py).
+ome_asp/render/reasons.py).
 """
 
 import pytest

@@ -7,7 +7,7 @@ Upstream, given as facts: evaluated/2 (lookup.lp), examined/2
 candidate) and runtime/1 (admission.lp). Counts are
 `ome_asp.input.sizes.parse_size` of the strings (Z1, Z2) and enter only as exact
 numbers (val/2). The per-runtime and per-size facts are computed here the way
-ome_asp/facts.py computes them: a range with both bounds gets
+ome_asp/solver/facts.py computes them: a range with both bounds gets
 runtime_range_width(max - min); a range with one bound gets
 size_gap(size, bound, |bound - size|) (Z5). sizes.lp gives the distance per
 runtime (runtime_distance/2) where it does not depend on the size, else per
