@@ -306,6 +306,15 @@ def shape_problems(text: str) -> list[str]:
     return found
 
 
+def test_the_topic_table_lists_each_section_s_decisions():
+    """The table at the top of decisions.md is its index: each topic's row
+    names exactly the decisions under that section's heading."""
+    text = DECISIONS.read_text(encoding="utf-8")
+    rows = {topic: re.findall(r"D-\d+", names) for topic, names in re.findall(r"^\| \[([^]]+)\]\(#[\w-]+\) \|(.*)\|$", text, re.M)}
+    sections = {title: _HEADING.findall(body) for title, body in re.findall(r"^## ([^\n]+)\n(.*?)(?=^## |\Z)", text, re.M | re.S)}
+    assert rows == sections
+
+
 def test_each_decision_has_a_status_and_at_most_about_ten_lines():
     assert shape_problems(DECISIONS.read_text(encoding="utf-8")) == []
 
