@@ -9,7 +9,9 @@ reading the files and their syntax trees, never by importing them):
 
 - a repository path, `ome_asp/solver/facts.py`, `encoding/find/generate.lp`,
   `docs/find.md` (a folder of FOLDERS, a file extension): the file exists;
-  `ome_asp/solver/facts.py:quoted` also defines `quoted`;
+  `ome_asp/solver/facts.py:quoted` also defines `quoted`; a path below a
+  folder of the package or of encoding/ (`solver/facts.py`,
+  `find/generate.lp`): the file exists there;
 - a dotted module path, `ome_asp.solver.worlds` or
   `ome_asp.solver.facts.quoted`: the module exists and defines the rest;
 - `module.name` with `module` the last part of a module of ome_asp
@@ -62,6 +64,8 @@ OUTSIDE = {
 USER_FILES = {"facts.lp", "only-q4.lp", "my-condition.lp", "no-sizes.lp"}
 
 _PATH = re.compile(rf"\b(?:{'|'.join(FOLDERS)})/[\w./-]*?\.(?:{'|'.join(EXTENSIONS)})\b(?::[A-Za-z_]\w*)?")
+#: A path below a folder of the package or of encoding/ (`solver/facts.py`, `find/generate.lp`).
+_PARTIAL = re.compile(r"(?<![\w/.-])(?:[a-z]+/)+[\w-]+\.(?:py|lp)\b")
 _DOTTED = re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?![\w/-]|\.\w)")
 _BARE_FILE = re.compile(r"(?<![\w./-])[\w-]+\.(?:py|lp)\b(?![/-]|\.\w)")
 _PLACEHOLDER = re.compile(r"(?<![\w-])[A-Z]+\.\w+$|/[A-Z]+(?:/|\.)")  # encoding/X.lp, find/properties/NAME.lp
@@ -230,6 +234,11 @@ def problems(text: str) -> list[str]:
         elif name and path.endswith(".py") and not _has(ROOT / path, [name]):
             found.append(f"{match.group(0)}: {path} defines no {name}")
     text = _PATH.sub(" ", text)
+    for match in _PARTIAL.finditer(text):
+        path = match.group(0)
+        if not _PLACEHOLDER.search(path) and not any((folder / path).exists() for folder in (PACKAGE, ROOT / "encoding", ROOT)):
+            found.append(f"{path}: no such file in ome_asp/ or encoding/")
+    text = _PARTIAL.sub(" ", text)
     quoted = set(_BACKQUOTED.findall(text))
     for match in _DOTTED.finditer(text):
         error = _reference(match.group(0), match.group(0) in quoted)
@@ -259,6 +268,8 @@ def test_every_name_the_prose_gives_exists():
     ("(`engine._texts`)", "engine._texts: engine defines no _texts"),
     ("`answer.decode`, `timing.gc_paused`", None),
     ("ome_asp/solver/facts.py:quoted", None),
+    ("solver/facts.py and find/generate.lp", None),
+    ("solver/ranking.py", "solver/ranking.py: no such file in ome_asp/ or encoding/"),
     ("ome_asp/solver/facts.py:unquoted", "ome_asp/solver/facts.py:unquoted: ome_asp/solver/facts.py defines no unquoted"),
     ("`Facts.numbers`", None),
     ("`Facts.nothing`", "Facts.nothing: class Facts defines no nothing"),
