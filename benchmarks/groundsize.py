@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ome_asp.solver import engine
+from ome_asp.solver import engine, programs
 from ome_asp.solver.facts import Facts
 
 
@@ -52,7 +52,7 @@ def ground_size(facts: Facts, n_queries: int, entries: int) -> GroundSize:
     no_rows = {pair(a.symbol) for a in atoms.by_signature("examined", 2)} - qualifying
     no_row = sum(1 for a in atoms if len(a.symbol.arguments) >= 2 and pair(a.symbol) in no_rows)
     ctl.solve()  # clingo fills in the statistics when solving
-    cluster = engine.ground(facts, engine.ADMIT)
+    cluster = engine.ground(facts, programs.Variant.ADMIT.files)
     cluster.solve()
     return GroundSize(
         atoms=int(ctl.statistics["problem"]["lp"]["atoms"]),

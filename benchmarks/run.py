@@ -75,7 +75,7 @@ class Suite:
 
     def cli(self) -> None:
         """(a) the whole CLI on the worked example vs importing clingo and yaml."""
-        explain = [sys.executable, "-m", "ome_asp.cli", "explain", "--model", "llama-3-2-3b-instruct",
+        explain = [sys.executable, "-m", "ome_asp", "explain", "--model", "llama-3-2-3b-instruct",
                    "-n", "llama-demo", "-f", str(ROOT / "fixtures" / "worked-example")]
         baseline = [sys.executable, "-c", "import clingo, yaml"]
         # As installed: clingo and yaml come with their bytecode, so ome_asp gets
@@ -170,9 +170,9 @@ class Suite:
             for j in jobs:
                 argv = ["explain", "--all-models", "-n", NAMESPACE, "-f", str(path), "-o", "json",
                         "--profile", profile, "-j", str(j)]
-                run = lambda: subprocess.run([sys.executable, "-m", "ome_asp.cli", *argv], capture_output=True, cwd=ROOT)  # noqa: E731
+                run = lambda: subprocess.run([sys.executable, "-m", "ome_asp", *argv], capture_output=True, cwd=ROOT)  # noqa: E731
                 seconds = median(run, self.repeat)
-                timed = subprocess.run([sys.executable, "-m", "ome_asp.cli", *argv, "--timers"], capture_output=True,
+                timed = subprocess.run([sys.executable, "-m", "ome_asp", *argv, "--timers"], capture_output=True,
                                        text=True, cwd=ROOT).stderr
                 phases = dict(re.findall(r"(\w+) ([\d.,]+) ms", timed.splitlines()[-1]))
                 code = (
@@ -208,7 +208,7 @@ class Suite:
             documents = cluster_documents(4, models=1, seed=n)
             lines.append(json.dumps({"id": n, "namespace": NAMESPACE, "model": "model-0000", "manifests": documents}))
         payloads = [("\n".join(lines[i::processes]) + "\n").encode() for i in range(processes)]
-        argv = [sys.executable, "-m", "ome_asp.cli", "serve", "--stdio"]
+        argv = [sys.executable, "-m", "ome_asp", "serve", "--stdio"]
         start = time.perf_counter()
         with ThreadPoolExecutor(processes) as pool:
             list(pool.map(lambda payload: subprocess.run(argv, input=payload, check=True, capture_output=True, cwd=ROOT),

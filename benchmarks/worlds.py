@@ -52,7 +52,7 @@ from ome_asp.solver.facts import Query, build_facts  # noqa: E402
 
 GO_CASES_PER_S = 18_000  # OME's Go selector, JSON in and out, single thread (issue 12)
 PROFILE = "code-v0.1.5"
-SERVE = [sys.executable, "-m", "ome_asp.cli", "serve", "--stdio", "--profile", PROFILE]
+SERVE = [sys.executable, "-m", "ome_asp", "serve", "--stdio", "--profile", PROFILE]
 MARK_BEGIN, MARK_END = "<!-- worlds: benchmarks/worlds.py -->", "<!-- /worlds -->"
 
 
@@ -203,7 +203,7 @@ def t3(count: int) -> dict:
 
 
 def t4(corpus: Path, baseline: bool) -> dict:
-    argv = [sys.executable, "-m", "ome_asp.cli", "check", str(corpus)]
+    argv = [sys.executable, "-m", "ome_asp", "check", str(corpus)]
     result = {}
     for name, extra in (("jobs_default", []), ("jobs_1", ["-j", "1"])):
         start, cpu = time.perf_counter(), resource.getrusage(resource.RUSAGE_CHILDREN)

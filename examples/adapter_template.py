@@ -29,7 +29,7 @@ from pathlib import Path
 
 import yaml
 
-TOOL = [sys.executable, "-m", "ome_asp.cli", "explain"]  # your tool here
+TOOL = [sys.executable, "-m", "ome_asp", "explain"]  # your tool here
 
 
 def select(request: dict) -> dict:

@@ -16,8 +16,8 @@ import sys
 from typing import TextIO
 
 from ome_asp import __version__
-from ome_asp.commands.options import EXIT_ERROR, EXIT_USAGE, add_input_flags
-from ome_asp.errors import InternalError, OmeAspError, OutputError, UsageError
+from ome_asp.commands.options import add_input_flags
+from ome_asp.errors import Exit, InternalError, OmeAspError, OutputError, UsageError
 
 
 class _Parser(argparse.ArgumentParser):
@@ -71,7 +71,7 @@ def build_parser(prog: str = "ome-asp", command: str | None = None) -> argparse.
 def _error_exit(argv: list[str]) -> int:
     """explain keeps spec E2 (1 for every error); the other commands keep 1 for
     their normal negative result and exit 2 on input and usage errors."""
-    return EXIT_ERROR if argv[:1] == ["explain"] else EXIT_USAGE
+    return Exit.ERROR if argv[:1] == ["explain"] else Exit.USAGE
 
 
 def main(argv: list[str] | None = None, stdin=None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -94,10 +94,7 @@ def main(argv: list[str] | None = None, stdin=None, stdout: TextIO | None = None
         print(f"error: {error}", file=stderr)
         return _error_exit(argv)
     except BrokenPipeError:  # the reader is gone (`... | head`): nothing is wrong, stop quietly
-        return EXIT_BROKEN_PIPE
-    except OutputError as error:
-        print(f"error: {error}", file=stderr)
-        return _error_exit(argv)
+        return Exit.BROKEN_PIPE
     except Exception as error:  # a bug: a reproduction for us, no traceback for the user
         return _internal_error(error, argv, args, stderr)
 
@@ -106,10 +103,6 @@ def _internal_error(error: BaseException, argv: list[str], args, stderr: TextIO)
     from ome_asp.commands import diagnostics  # only a failing run needs it
 
     return diagnostics.report(error, argv, getattr(args, "facts", None), stderr)
-
-
-# As a shell reports a process ended by SIGPIPE (128 + 13); docs/decisions.md D-48.
-EXIT_BROKEN_PIPE = 141
 
 
 class _Output:
@@ -182,7 +175,7 @@ def console_main() -> int:
         if not output.failed:
             output.flush()
     except BrokenPipeError:
-        code = EXIT_BROKEN_PIPE
+        code = Exit.BROKEN_PIPE
     except OutputError as error:
         print(f"error: {error}", file=sys.stderr)
         code = _error_exit(argv)
@@ -190,8 +183,3 @@ def console_main() -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return code
 
-
-if __name__ == "__main__":
-    from ome_asp.console import main as console
-
-    console()

@@ -5,7 +5,8 @@ reading, solving or writing -- ends the run with one line and exit code 130,
 never a traceback (D-58). The handler ends the process itself rather than
 raising KeyboardInterrupt, which a finalizer (clingo's Control.__del__) or a
 cleanup step would report as "Exception ignored" and carry on from. This
-module imports nothing of ome-asp before the handler is in place.
+module imports nothing of ome-asp but errors.py (the exit codes; the standard
+library's enum only) before the handler is in place.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import os
 import signal
 import sys
 
-EXIT_INTERRUPTED = 130  # as a shell reports a process ended by SIGINT (128 + 2)
+from ome_asp.errors import Exit
 
 
 def main() -> None:
@@ -31,7 +32,7 @@ def _interrupted(signum, frame) -> None:
         os.write(2, b"error: interrupted\n")
     except OSError:  # no stderr to tell
         pass
-    os._exit(EXIT_INTERRUPTED)  # nothing more runs: no exit handler, no buffered output
+    os._exit(Exit.INTERRUPTED)  # nothing more runs: no exit handler, no buffered output
 
 
 if __name__ == "__main__":

@@ -1,4 +1,8 @@
-"""The exceptions the command line turns into `error: ...` lines (spec E2, I4)."""
+"""The exceptions the command line turns into `error: ...` lines (spec E2, I4),
+and the exit codes. Imports nothing of ome-asp: console.py reads it before
+its Ctrl-C handler is in place."""
+
+from enum import IntEnum
 
 
 class OmeAspError(Exception):
@@ -19,3 +23,19 @@ class UsageError(OmeAspError):
 
 class OutputError(OmeAspError):
     """The output cannot be written (a full disk, /dev/full): not ome-asp's fault."""
+
+
+class Exit(IntEnum):
+    """Every exit code of ome-asp (README, "Output streams and exit codes")."""
+
+    OK = 0
+    ERROR = 1  # E2: every error of explain
+    # the normal negative result of the other commands: admit denies a runtime, select
+    # uses none, steer finds no edits, compare finds a difference, check fails a case,
+    # diff disagrees, find finds no witness
+    NEGATIVE = 1
+    USAGE = 2  # input or usage error of the commands other than explain
+    INTERNAL = 3  # ome-asp's own fault (commands/diagnostics.py; D-28: nothing else)
+    OUTCOME = 4  # an outcome without a table (profiles.md section 0): unsupported input, panic, order unspecified
+    INTERRUPTED = 130  # Ctrl-C (D-58), as a shell reports a process ended by SIGINT (128 + 2)
+    BROKEN_PIPE = 141  # the reader is gone (D-48), as a shell reports a process ended by SIGPIPE (128 + 13)

@@ -66,7 +66,7 @@ def test_correct_toy_agrees_on_generated_cases(tmp_path):
 
 def test_ome_asp_itself_agrees_through_serve(tmp_path):
     """`ome-asp serve --stdio` speaks the protocol (its `report` answers are read): zero disagreements."""
-    serve = f"{PYTHON} -m ome_asp.cli serve --stdio"
+    serve = f"{PYTHON} -m ome_asp serve --stdio"
     result = run_cli("diff", "--impl", serve, "--corpus", ORDERING, "--batch", "-o", str(tmp_path))
     assert result.code == 0, result.stdout
     assert result.stdout.endswith("agree, 0 disagree\n")
@@ -158,7 +158,7 @@ def test_diff_self_check_agrees_under_every_profile(tmp_path, profile):
     """Issue 16 bug 1: serve's outcome reports (no rows, no table) are read as the
     error answer a case expects, so ome-asp agrees with itself under every profile
     (it crashed with KeyError 'selected' under v1.2.2 and code-v0.1.5)."""
-    serve = f"{PYTHON} -m ome_asp.cli serve --stdio"
+    serve = f"{PYTHON} -m ome_asp serve --stdio"
     corpus = ROOT / "fixtures" / "cases" / ("ordering" if profile == cases.DEFAULT_PROFILE else f"profiles/{profile}")
     result = run_cli("diff", "--impl", serve, "--corpus", str(corpus), "--profile", profile, "--batch", "-o", str(tmp_path))
     assert result.code == 0, result.stdout + result.stderr

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ome_asp.input.loader import load
-from ome_asp.solver import answer, engine
+from ome_asp.solver import answer, engine, programs
 from ome_asp.solver.facts import Query, build_facts
 from ome_asp.testing import strategies
 
@@ -39,11 +39,11 @@ def test_only_the_selection_is_left_to_the_solver(case):
     cluster = cluster_of(documents)
     queries = all_model_queries(cluster, query["namespace"]) or [Query(query["namespace"], model="absent")]
     facts = build_facts(cluster, queries[:1])
-    for files in (engine.CORE + engine.EXPLANATION + engine.SELECTION, engine.CORE + engine.SELECTION):
-        ctl = engine.ground_program(facts.program, files + engine.SHOW)
+    for variant in (programs.Variant.EXPLAIN, programs.Variant.RANK):
+        ctl = engine.ground_program(facts.program, variant.files)
         undecided = {a.symbol.name for a in ctl.symbolic_atoms if not a.is_fact}
         assert undecided <= {"selected"}
-    ctl = engine.ground_program(facts.program, engine.CORE + engine.WINNER + engine.SHOW)  # the batch programs
+    ctl = engine.ground_program(facts.program, programs.Variant.BATCH_RANK.files)  # the batch programs
     assert all(a.is_fact for a in ctl.symbolic_atoms)
 
 
@@ -87,7 +87,7 @@ def test_the_decode_table_is_the_encodings_show_set():
         elif statement.ast_type == ast.ASTType.ShowTerm:
             shown.add((statement.term.name, len(statement.term.arguments)))
 
-    ast.parse_files([str(path) for path in sorted(engine.encoding_dir().glob("*.lp"))], collect)
+    ast.parse_files([str(path) for path in sorted(programs.encoding_dir().glob("*.lp"))], collect)
     assert shown == answer.SHOWN
 
 

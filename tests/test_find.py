@@ -25,7 +25,7 @@ import yaml
 
 from ome_asp import cli
 from ome_asp.conformance import find
-from ome_asp.solver import engine, finder, pinned
+from ome_asp.solver import finder, pinned, programs
 from ome_asp.solver.facts import Query, build_facts
 
 slow = pytest.mark.slow
@@ -388,7 +388,7 @@ def test_scores_keyed_by_the_model_unless_a_rule_reads_a_views_parts(conditions)
     (pinned.COLLAPSED): the same answers, from a grounding a third the size.
     A rule that builds or reads a view's parts (here a --where file) turns
     that off, so it still reads them: the witness it asks for exists."""
-    encoding = [engine.encoding_dir() / name for name in engine.CORE + engine.EXPLANATION + engine.WINNER]
+    encoding = [programs.encoding_dir() / name for name in programs.Variant.FIND_EXPLAIN.files]
     assert pinned.collapsible(encoding)
     reads = where(conditions, "view-parts", "read :- score_view(_, view(\"f\", _, _, _, _)).\n:- not read.\n")
     assert not pinned.collapsible([*encoding, Path(reads)])
@@ -407,7 +407,7 @@ def planted(tmp_path: Path, file: str, old: str, new: str, *more: tuple[str, str
     """A copy of the encoding with `old` replaced by `new` in `file` (and each further edit)."""
     copy = tmp_path / "encoding"
     if not copy.exists():
-        shutil.copytree(engine.encoding_dir(), copy)
+        shutil.copytree(programs.encoding_dir(), copy)
     text = (copy / file).read_text(encoding="utf-8")
     assert old in text
     (copy / file).write_text(text.replace(old, new), encoding="utf-8")
@@ -607,7 +607,7 @@ def test_priority_0_is_searched_where_every_side_reads_it(conditions):
 def test_a_witness_that_fails_its_check_is_an_internal_error():
     """Verification is not decoration: a condition the ordinary answers do not
     satisfy makes the run an internal error (exit 3), never a result."""
-    question = find.Question({"test": True}, [find.Side("v1.3", find.profiles.resolve("v1.3", None), engine.encoding_dir())],
+    question = find.Question({"test": True}, [find.Side("v1.3", find.profiles.resolve("v1.3", None), programs.encoding_dir())],
                              [], check=lambda found: False)
     found = find.Found(question, finder.Bounds(), finder.Witness(
         [{"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
@@ -652,7 +652,7 @@ GROUPED = {"signature": "sig", "sig_declares": "sig", "sig_version": "sig", "sig
 
 
 def _input_predicates() -> set[tuple[str, int]]:
-    text = (engine.encoding_dir() / "input.lp").read_text(encoding="utf-8")
+    text = (programs.encoding_dir() / "input.lp").read_text(encoding="utf-8")
     return {(m[1], int(m[2])) for m in re.finditer(r"#defined (\w+)/(\d+)\.", text)} - {("switch", 2)}
 
 
@@ -698,7 +698,7 @@ def test_generator_derives_the_facts_facts_py_emits(profile):
     predicates, derived = _input_predicates(), set()
     for seed in range(20):
         ctl = clingo.Control(["--opt-mode=ignore", "--rand-freq=1", "--sign-def=rnd", f"--seed={seed}"])
-        ctl.add("base", [], finder.program(bounds, [finder.World(chosen, engine.encoding_dir())], False))
+        ctl.add("base", [], finder.program(bounds, [finder.World(chosen, programs.encoding_dir())], False))
         ctl.load(str(finder.find_dir() / "generate.lp"))
         ctl.ground([("base", [])])
         with ctl.solve(yield_=True) as handle:
@@ -731,7 +731,7 @@ def test_pool_facts_rank_every_number_of_the_pools_once():
     from ome_asp.input import profiles
 
     text = finder.program(finder.Bounds(), [
-        finder.World(profiles.resolve("v1.3", None), engine.encoding_dir()),
-        finder.World(profiles.resolve("code-v0.1.5", None), engine.encoding_dir())], False)
+        finder.World(profiles.resolve("v1.3", None), programs.encoding_dir()),
+        finder.World(profiles.resolve("code-v0.1.5", None), programs.encoding_dir())], False)
     sizes = {line.split(",", 2)[2] for line in text.splitlines() if line.startswith("pool_size(")}
     assert len(sizes) == len(finder.DEFAULT_POOLS["sizes"])  # 1B, 7B: the same val/2 in both profiles

@@ -1,9 +1,11 @@
-"""The package's layers import only downward (docs/design.md, "Layers").
+"""The package's layers import only downward (docs/design.md, "Layers"), and
+no modules import each other in a cycle.
 
 Every `import`/`from … import` of an ome_asp module anywhere in a module of
 ome_asp -- at the top or inside a function -- is checked: a module may import
-its own layer and the layers below it, never one above. cli.py reaches the
-command modules by name (its COMMANDS table), not by import.
+its own layer and the layers below it, never one above, and never, through
+any chain of imports, itself. cli.py reaches the command modules by name (its
+COMMANDS table), not by import.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ LAYERS = [
     ("ome_asp.solver",),
     ("ome_asp.render",),
     ("ome_asp.commands",),
-    ("ome_asp.cli", "ome_asp.console"),
+    ("ome_asp.cli", "ome_asp.console", "ome_asp.__main__"),
     ("ome_asp.conformance",),
 ]
 
@@ -42,20 +44,93 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports(path: Path) -> set[str]:
+def _imported(path: Path):
+    """(package, name) of each `from package import name`, (module, None) of
+    each `import module`, in `path`, at the top or inside a function."""
     package = module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
-    found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            yield from ((alias.name, None) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
                 base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
-            # `from ome_asp.x import y`: y may be a module of x; either way x's layer or y's
-            for alias in node.names:
-                found.add(f"{base}.{alias.name}" if base in ("ome_asp",) else base)
+            yield from ((base, alias.name) for alias in node.names)
+
+
+def imports(path: Path) -> set[str]:
+    # `from ome_asp.x import y`: y may be a module of x; either way x's layer or y's
+    found = {f"{base}.{name}" if name is not None and base == "ome_asp" else base for base, name in _imported(path)}
     return {name for name in found if name == "ome_asp" or name.startswith("ome_asp.")}
+
+
+def modules(path: Path) -> set[str]:
+    """The ome_asp modules `path` imports, each by its own name: `from
+    ome_asp.solver import engine` is ome_asp.solver.engine (imports() gives
+    the layer's package)."""
+    found = {f"{base}.{name}" if name is not None and _is_module(f"{base}.{name}") else base for base, name in _imported(path)}
+    return {name for name in found if _is_module(name)}
+
+
+def _is_module(name: str) -> bool:
+    if not name.startswith("ome_asp"):
+        return False
+    path = PACKAGE.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle through each strongly connected part of `graph` that has one
+    (Tarjan's algorithm; a module importing itself is a cycle too)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for successor in sorted(graph.get(node, ())):
+            if successor not in index:
+                visit(successor)
+                low[node] = min(low[node], low[successor])
+            elif successor in stack:
+                low[node] = min(low[node], index[successor])
+        if low[node] == index[node]:
+            part = []
+            while not part or part[-1] != node:
+                part.append(stack.pop())
+            if len(part) > 1 or node in graph.get(node, ()):
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    return {module_name(path): modules(path) for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def test_no_import_cycles():
+    assert cycles(import_graph()) == []
+
+
+def test_the_check_sees_a_cycle():
+    """The checker itself: a cycle in one layer, as facts -> engine -> answer
+    -> facts was, is caught; an import of a module below is not a cycle."""
+    graph = {"facts": {"engine"}, "engine": {"answer", "programs"}, "answer": {"facts"}, "programs": set()}
+    assert cycles(graph) == [["answer", "engine", "facts"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+    assert cycles({"a": {"a"}}) == [["a"]]
+
+
+def test_the_graph_names_modules():
+    """`from ome_asp.solver import engine` is an edge to the module engine."""
+    graph = import_graph()
+    assert "ome_asp.solver.programs" in graph["ome_asp.solver.facts"]
+    assert "ome_asp.console" in graph["ome_asp.__main__"]
 
 
 def test_layers_import_only_downward():

@@ -28,7 +28,7 @@ from ome_asp.input import documents, limits
 from ome_asp.input.limits import SolveTimeout, check_alias_expansion, solve_bounded
 from ome_asp.input.loader import KUSTOMIZE_HINT
 from ome_asp.render import reasons
-from ome_asp.solver import engine
+from ome_asp.solver import engine, programs
 
 WORKED = str(FIXTURES / "worked-example")
 MODEL = "llama-3-2-3b-instruct"
@@ -449,7 +449,7 @@ def test_bounded_solving_finds_what_the_engine_finds():
 
     def grounded() -> clingo.Control:
         ctl = clingo.Control(["--opt-mode=optN", "--models=0"])
-        ctl.load(str(engine.encoding_dir() / "main.lp"))
+        ctl.load(str(programs.encoding_dir() / "main.lp"))
         ctl.add("base", [], facts)
         ctl.ground([("base", [])])
         return ctl
@@ -489,7 +489,7 @@ def test_internal_error_from_the_engine_gives_exit_3_and_a_replayable_dump(monke
     assert dump.parent == Path(tempfile.tempdir) and dump.name.startswith("ome-asp-internal-error-")
     facts = run_cli(*argv, "--show", "facts").stdout
     assert (dump / "facts.lp").read_text() == facts.split("\n", 2)[2]  # the facts without the header comments
-    assert sorted(p.name for p in (dump / "encoding").glob("*.lp")) == sorted(p.name for p in engine.encoding_dir().glob("*.lp"))
+    assert sorted(p.name for p in (dump / "encoding").glob("*.lp")) == sorted(p.name for p in programs.encoding_dir().glob("*.lp"))
     assert (dump / "command.txt").read_text().endswith(f"ome-asp explain --model {MODEL} -n llama-demo -f {WORKED}\n")
     assert "python -m clingo facts.lp encoding/main.lp --opt-mode=optN --models=0" in (dump / "README.md").read_text()
     assert "InternalError: the encoding has no answer set" in (dump / "traceback.txt").read_text()

@@ -18,7 +18,7 @@ from ome_asp.commands.select_runtime import Selection
 from ome_asp.errors import InputError
 from ome_asp.input import profiles
 from ome_asp.input.loader import load
-from ome_asp.solver import engine
+from ome_asp.solver import engine, programs
 from ome_asp.solver.facts import Query, build_facts
 from ome_asp.testing import strategies
 
@@ -475,7 +475,7 @@ def test_O5_X1_outcome_agrees_with_explain(case):
     json.dumps(document)
     assert document["admission"]["allowed"] == (outcome.admission_denial is None)
 
-    ctl = engine.ground_program(facts.program, engine.CORE + engine.EXPLANATION + engine.SELECTION + engine.SHOW + engine.OUTCOME)
+    ctl = engine.ground_program(facts.program, programs.Variant.SELECT.files)
     assert {a.symbol.name for a in ctl.symbolic_atoms if not a.is_fact} <= USED_DEPENDENT
 
 

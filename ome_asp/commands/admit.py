@@ -18,13 +18,11 @@ import argparse
 from typing import TextIO
 
 from ome_asp.commands.options import load_cluster
+from ome_asp.errors import Exit
 from ome_asp.render import reasons, report
 from ome_asp.solver import engine
 from ome_asp.solver.answer import Answer
 from ome_asp.solver.facts import build_facts
-
-EXIT_ALLOWED = 0
-EXIT_DENIED = 1  # the normal negative result: some runtime is denied
 
 
 def add_parser(commands, common) -> argparse.ArgumentParser:
@@ -54,7 +52,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
               f"{len(verdicts) - denied} allowed, {denied} denied", file=stdout)
     else:
         report.dump(document(verdicts), args.output, stdout)
-    return EXIT_DENIED if denied else EXIT_ALLOWED
+    return Exit.NEGATIVE if denied else Exit.OK
 
 
 def admission(facts, answer: Answer) -> list[tuple]:

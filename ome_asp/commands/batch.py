@@ -15,7 +15,7 @@ import argparse
 import os
 from typing import Callable, Iterator, NamedTuple, TextIO, TypeVar
 
-from ome_asp.commands.options import EXIT_ERROR, EXIT_OK, EXIT_OUTCOME
+from ome_asp.errors import Exit
 from ome_asp.render import report
 
 Item = TypeVar("Item")
@@ -106,4 +106,4 @@ def answer(work: Callable[[list], Chunk], items: list, jobs: int, output: str, s
         codes |= chunk.codes
         stats.append(chunk.stats)
     stdout.write(report.list_tail(output, not items))
-    return next((code for code in (EXIT_ERROR, EXIT_OUTCOME) if code in codes), EXIT_OK), stats
+    return next((code for code in (Exit.ERROR, Exit.OUTCOME) if code in codes), Exit.OK), stats

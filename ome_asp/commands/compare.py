@@ -33,16 +33,15 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from ome_asp.commands.explain import add_explain_targets
-from ome_asp.commands.options import EXIT_ERROR, EXIT_OK
 from ome_asp.commands.steer import MAX_SETS
-from ome_asp.errors import InternalError, OmeAspError, UsageError
+from ome_asp.errors import Exit, InternalError, OmeAspError, UsageError
 from ome_asp.input import changes as diffing
 from ome_asp.input import profiles
 from ome_asp.input.changes import Change
 from ome_asp.input.loader import STDIN, load
 from ome_asp.input.objects import Cluster
 from ome_asp.render import reasons, report
-from ome_asp.solver import engine, worlds
+from ome_asp.solver import engine, programs, worlds
 from ome_asp.solver.answer import QueryAnswer
 from ome_asp.solver.facts import (
     INPUT_SCHEMA,
@@ -194,8 +193,8 @@ def minimal_causes(before: Cluster, after: Cluster, query: Query, a: QueryAnswer
                 fact.edit(Term(f"e({number})"))
                 fact.edit_bit(Term(f"e({number})"), facet.term, 1 << bit)
 
-    facts = build_variant_facts(scope, [query], facets, extend, INPUT_SCHEMA + engine.COMPARE)
-    found = engine.minimal_edit_sets(facts.program, engine.COMPARE, MAX_SETS)
+    facts = build_variant_facts(scope, [query], facets, extend, INPUT_SCHEMA + programs.COMPARE)
+    found = engine.minimal_edit_sets(facts.program, programs.Variant.COMPARE, MAX_SETS)
     numbers = sorted(sorted(int(term[2:-1]) for term in terms) for terms in found)  # e(N)
     if not numbers:
         raise InternalError(f"compare: no subset of the changes gives the later selection for {query}")
@@ -595,4 +594,4 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(render_text(result, args.all))
     else:
         report.dump(to_document(result, args.all), args.output, stdout)
-    return EXIT_ERROR if result.items else EXIT_OK
+    return Exit.NEGATIVE if result.items else Exit.OK

@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ome_asp import __version__
-from ome_asp.errors import InternalError
-from ome_asp.solver.engine import encoding_dir
+from ome_asp.errors import Exit, InternalError
+from ome_asp.solver.programs import encoding_dir
 
-EXIT_INTERNAL = 3
 FACTS = "facts.lp"
 REPLAY = f"python -m clingo {FACTS} encoding/main.lp --opt-mode=optN --models=0"
 
@@ -36,7 +35,7 @@ def report(error: BaseException, argv: list[str], facts: str | None, stderr: Tex
         print(f"internal error: {what} (no reproduction written: {err})", file=stderr)
     else:
         print(f"internal error: {what}; a reproduction is in {where} (see README.md there)", file=stderr)
-    return EXIT_INTERNAL
+    return Exit.INTERNAL
 
 
 def describe(error: BaseException) -> str:

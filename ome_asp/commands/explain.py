@@ -17,16 +17,8 @@ from typing import TextIO
 
 from ome_asp import __version__
 from ome_asp.commands import batch
-from ome_asp.commands.options import (
-    EXIT_ERROR,
-    EXIT_OK,
-    EXIT_OUTCOME,
-    add_input_flags,
-    load_cluster,
-    name_argument,
-    profile_of,
-)
-from ome_asp.errors import OmeAspError, UsageError
+from ome_asp.commands.options import add_input_flags, load_cluster, name_argument, profile_of
+from ome_asp.errors import Exit, OmeAspError, UsageError
 from ome_asp.input import profiles
 from ome_asp.render import reasons, report
 from ome_asp.solver import engine
@@ -93,7 +85,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
     if args.show == "facts":
         stdout.write(_facts_header(args) + facts.program)
-        return EXIT_OK
+        return Exit.OK
 
     details = args.verbose and args.output in ("table", "wide")  # explain_details reads them
     result = engine.solve(facts, 1, details=details, sizes=args.stats)
@@ -115,7 +107,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     for line in missing:
         print(line, file=stderr)
     _print_phases(args, phases, facts.program, [result.stats], stderr)
-    return max(code, EXIT_ERROR) if missing else code
+    return max(code, Exit.ERROR) if missing else code
 
 
 def _print_phases(args, phases: Phases, program: str, stats: list[dict], stderr: TextIO) -> None:
@@ -133,7 +125,7 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
     outcome (profiles.md section 0)."""
     if args.show == "facts":
         stdout.write(_facts_header(args) + build_facts(cluster, queries).program)
-        return EXIT_OK
+        return Exit.OK
     with phases("facts"):
         facts = build_facts(cluster, [])  # the cluster's, once: the forked workers share them
     args.facts = with_queries(facts, queries).program  # for the reproduction of an internal error (diagnostics)
@@ -154,7 +146,7 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
         with gc_paused():
             text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep)
                            for n, (i, query) in enumerate(chunk, 1))
-        codes = frozenset(EXIT_ERROR if a.error is not None else EXIT_OUTCOME if a.ended is not None else EXIT_OK
+        codes = frozenset(Exit.ERROR if a.error is not None else Exit.OUTCOME if a.ended is not None else Exit.OK
                           for a in result.queries.values())
         return batch.Chunk(text, stderr.getvalue(), codes, {**result.stats, "output_s": time.perf_counter() - started})
 
@@ -231,7 +223,7 @@ def _print_single(
         print(NO_RUNTIMES, file=stderr)  # E6: no candidates at all, no table
     else:
         stdout.write(report.explain_table(answer, wide=output == "wide", keep=keep))
-    return EXIT_OK
+    return Exit.OK
 
 
 def check_single_answer(answer: QueryAnswer) -> None:
@@ -244,12 +236,12 @@ def check_single_answer(answer: QueryAnswer) -> None:
 
 def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -> int:
     """Section 0 of profiles.md: an outcome has no table; one stderr line, or
-    the report with `outcome` for -o json/yaml; exit 4 (EXIT_OUTCOME) either way."""
+    the report with `outcome` for -o json/yaml; exit 4 (Exit.OUTCOME) either way."""
     if output in ("json", "yaml"):
         report.dump(document, output, stdout)
     else:
         print(f"error: outcome {document['outcome']}: {document['detail']}", file=stderr)
-    return EXIT_OUTCOME
+    return Exit.OUTCOME
 
 
 def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, profile: profiles.Profile,

@@ -1,5 +1,4 @@
-"""What every command shares: the input and profile flags, the exit codes,
-and reading the manifests of -f with their warnings."""
+"""What every command shares: the input and profile flags and reading the manifests of -f with their warnings."""
 
 from __future__ import annotations
 
@@ -11,12 +10,6 @@ from typing import TextIO
 from ome_asp.errors import InputError, UsageError
 from ome_asp.input import limits, profiles, sources
 from ome_asp.input.loader import load, namespace_warning
-
-EXIT_OK = 0
-EXIT_ERROR = 1  # E2: every error of explain; the normal negative result of the other commands
-EXIT_USAGE = 2  # input or usage error of the commands other than explain
-EXIT_OUTCOME = 4  # an outcome without a table (profiles.md section 0): unsupported input, panic, order unspecified;
-# its own code since issue 16 (3 is an internal error only, D-28)
 
 
 def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> None:

@@ -30,16 +30,13 @@ from typing import TextIO
 
 from ome_asp.commands import batch
 from ome_asp.commands.explain import print_outcome, warn_denied
-from ome_asp.commands.options import EXIT_OUTCOME, load_cluster, name_argument
-from ome_asp.errors import UsageError
+from ome_asp.commands.options import load_cluster, name_argument
+from ome_asp.errors import Exit, UsageError
 from ome_asp.input import profiles
 from ome_asp.render import reasons, report
 from ome_asp.solver import engine, gosort
 from ome_asp.solver.answer import QueryAnswer, outcome_detail
 from ome_asp.solver.facts import Query, build_facts, with_queries
-
-EXIT_SELECTED = 0
-EXIT_NONE = 1  # the normal negative result: no runtime is used
 
 
 def add_parser(commands, common) -> argparse.ArgumentParser:
@@ -82,7 +79,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         report.dump(selection.document(), args.output, stdout)
     else:
         stdout.write(selection.text_output(stderr))
-    return EXIT_SELECTED if selection.outcome.used is not None else EXIT_NONE
+    return Exit.OK if selection.outcome.used is not None else Exit.NEGATIVE
 
 
 def _run_batch(args, cluster, queries: list[Query], stdout: TextIO, stderr: TextIO) -> int:
@@ -102,8 +99,8 @@ def _run_batch(args, cluster, queries: list[Query], stdout: TextIO, stderr: Text
         selections = [Selection(query, result.queries[n], profile, notes) for n, (_, query) in enumerate(chunk, 1)]
         text = "".join(_batch_piece(output, i == 0, s, stderr) for (i, _), s in zip(chunk, selections))
         codes = frozenset(
-            EXIT_NONE if s.ended is None and s.outcome.used is None else EXIT_OUTCOME if s.ended is not None
-            else EXIT_SELECTED for s in selections
+            Exit.NEGATIVE if s.ended is None and s.outcome.used is None else Exit.OUTCOME if s.ended is not None
+            else Exit.OK for s in selections
         )
         return batch.Chunk(text, stderr.getvalue(), codes, result.stats)
 

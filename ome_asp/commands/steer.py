@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from ome_asp.commands.explain import add_explain_targets, print_denied, print_outcome
 from ome_asp.commands.options import load_cluster
-from ome_asp.errors import OmeAspError, UsageError
+from ome_asp.errors import Exit, InternalError, OmeAspError, UsageError
 from ome_asp.input.documents import shown as shown_name
 from ome_asp.input.objects import (
     CLUSTER_SERVING_RUNTIME,
@@ -39,7 +39,7 @@ from ome_asp.input.objects import (
 )
 from ome_asp.input.sizes import is_size, parse_size
 from ome_asp.render import reasons, report
-from ome_asp.solver import engine
+from ome_asp.solver import engine, programs
 from ome_asp.solver.answer import QueryAnswer, Verdict
 from ome_asp.solver.facts import (
     INPUT_SCHEMA,
@@ -303,7 +303,7 @@ def _search(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswe
             own: str) -> tuple[list[list[Edit]], list[Edit]]:
     """The optimal edit sets of steer.lp over the edits `own` allows, and every candidate edit."""
     candidates = _Candidates(cluster, query, runtime, before, own, isvc)
-    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + engine.STEER)
+    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + programs.STEER)
     return _solve(facts, candidates), list(candidates.edits.values())
 
 
@@ -584,7 +584,7 @@ def _model(cluster: Cluster, before: QueryAnswer) -> Model | None:
 
 
 def _solve(facts: Facts, candidates: _Candidates) -> list[list[Edit]]:
-    found = engine.minimal_edit_sets(facts.program, engine.STEER, MAX_SETS)
+    found = engine.minimal_edit_sets(facts.program, programs.Variant.STEER, MAX_SETS)
     return [[candidates.edits[term] for term in edit_set] for edit_set in found]
 
 
@@ -593,7 +593,7 @@ def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit])
     `want` the first runtime, or steer reports no success (issue 16)."""
     answer = engine.solve(build_facts(apply_edits(cluster, edits), [query]), 1, details=True).queries[1]  # details: win_notes reads the scoring entries
     if not answer.ranking or answer.ranking[0] != want:
-        raise engine.InternalError(f"steer: the edit set {[e.describe() for e in edits]} does not make {want} win when applied")
+        raise InternalError(f"steer: the edit set {[e.describe() for e in edits]} does not make {want} win when applied")
     return EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer)
 
 
@@ -687,7 +687,7 @@ def _patches(edit_set: EditSet) -> dict[RuntimeRef, tuple[str, list[dict] | dict
     for obj, edits in by_object.items():
         if any(e.merge for e in edits):
             if not all(e.merge for e in edits):
-                raise engine.InternalError(f"steer: {object_text(obj)} has edits for a JSON and a merge patch")
+                raise InternalError(f"steer: {object_text(obj)} has edits for a JSON and a merge patch")
             document: dict = {}
             for e in edits:
                 _deep_merge(document, e.merge_patch())
@@ -786,4 +786,4 @@ def run(args, stdin, stdout, stderr) -> int:
         stdout.write(render_patch(result))
     else:
         report.dump({**to_document(result), **report.notes_json(cluster.warnings, result.denied)}, args.output, stdout)
-    return 0 if result.edit_sets else 1
+    return Exit.OK if result.edit_sets else Exit.NEGATIVE

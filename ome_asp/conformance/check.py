@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import TextIO
 
 from ome_asp.conformance import cases
+from ome_asp.errors import Exit
 from ome_asp.solver import worlds
 
-EXIT_PASSED, EXIT_FAILED = 0, 1
 BATCH_CASES = 64  # cases per batch: beyond this a batch saves little, and -j needs several
 
 
@@ -81,7 +81,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         elif args.verbose:
             print(f"ok   {name} ({seconds * 1000:.0f} ms)", file=stdout)
     print(f"{len(results) - failed} passed, {failed} failed", file=stdout)
-    return EXIT_FAILED if failed else EXIT_PASSED
+    return Exit.NEGATIVE if failed else Exit.OK
 
 
 def timed_check(found: list[tuple[Path, str]]) -> list[tuple[str, dict[str, str], float]]:

@@ -43,9 +43,8 @@ from typing import Callable, TextIO
 import yaml
 
 from ome_asp.conformance import cases, gen
-from ome_asp.errors import InputError, UsageError
+from ome_asp.errors import Exit, InputError, UsageError
 
-EXIT_AGREE, EXIT_DISAGREE = 0, 1
 ANSWER_KEYS = ("selected", "ranking", "rejected", "message")
 BATCH_ITEMS = 64  # ome-asp answers the items this many at a time, one world each
 
@@ -526,4 +525,4 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     print(f"{len(items)} cases: {agreed} agree, {disagreements} disagree"
           + (f", {len(skipped)} skipped" if skipped else "")
           + (f"; counterexamples in {args.output}" if written else ""), file=stdout)
-    return EXIT_DISAGREE if disagreements else EXIT_AGREE
+    return Exit.NEGATIVE if disagreements else Exit.OK

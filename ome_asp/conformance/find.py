@@ -33,15 +33,14 @@ from ome_asp.commands import batch
 from ome_asp.commands.options import add_profile_flags, profile_of
 from ome_asp.conformance import cases
 from ome_asp.conformance.gen import exercised_rules
-from ome_asp.errors import InternalError, UsageError
+from ome_asp.errors import Exit, InternalError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.loader import load
 from ome_asp.input.sizes import is_go_size, is_size
 from ome_asp.input.versions import parse_version
 from ome_asp.render import report
-from ome_asp.solver import engine, finder, space
+from ome_asp.solver import engine, finder, programs, space
 
-EXIT_FOUND, EXIT_NONE = 0, 1
 LEVELS = ("selected", "order", "rows", "reasons")
 WEIGHT_LIMIT = 2**40
 QUERY = {"namespace": finder.NAMESPACE, "model": finder.MODEL_NAME}
@@ -211,7 +210,7 @@ def question(args) -> Question:
     if args.on is not None and not (chosen and chosen[0] in ("differ", "differ_encoding")):
         raise UsageError("--on applies to --differ and --differ-encoding")
     where = _where(args.where)
-    directory = _encoding(args.encoding, "--encoding") if args.encoding is not None else engine.encoding_dir()
+    directory = _encoding(args.encoding, "--encoding") if args.encoding is not None else programs.encoding_dir()
     find = finder.find_dir()
     on = args.on or "selected"
     if args.differ is not None:
@@ -257,8 +256,8 @@ def differ_check(a: str, b: str, on: str) -> Callable[[Found], bool]:
 
 def _encoding(path: str, flag: str) -> Path:
     directory = Path(path)
-    if not (directory / engine.MAIN_LP).is_file():
-        raise UsageError(f"{flag}: {path} is not an encoding directory (no {engine.MAIN_LP})")
+    if not (directory / programs.MAIN_LP).is_file():
+        raise UsageError(f"{flag}: {path} is not an encoding directory (no {programs.MAIN_LP})")
     return directory.resolve()
 
 
@@ -363,7 +362,7 @@ def explain_answer(manifests: str, side: Side, query: dict) -> dict:
     manifests, through the ordinary loader and CLI, under the side's profile
     and encoding."""
     argv = ["explain", *cases.target_flags(query), "--profile", side.profile.name, "-o", "json"]
-    with engine.using_encoding(side.encoding):
+    with programs.using_encoding(side.encoding):
         out = cases.run_cli(argv, manifests.encode())
     if out.code == 3 and "internal error" in out.stderr:
         raise InternalError(f"find: explain failed on the witness under {side.name}: {out.stderr.strip()}")
@@ -388,7 +387,7 @@ def verify(found: Found) -> None:
         found.manifests[side.name] = manifests
         found.answers[side.name] = explain_answer(manifests, side, found.query)
         if found.bounds.isvc:
-            with engine.using_encoding(side.encoding):
+            with programs.using_encoding(side.encoding):
                 found.selections[side.name] = cases.answer("select", manifests.encode(), found.query, side.profile.name)
     if q.check is not None and not q.check(found):
         raise InternalError(f"find: the witness does not satisfy the condition when explained: {_summary(found)}")
@@ -403,7 +402,7 @@ def _where_holds(found: Found, side: Side) -> bool:
 
     cluster = load(["-"], stdin=io.BytesIO(found.manifests[side.name].encode()), profile=side.profile)
     facts = build_facts(cluster, [Query(**found.query)])
-    with engine.using_encoding(side.encoding):
+    with programs.using_encoding(side.encoding):
         return engine.satisfiable(facts, finder.world_files(found.bounds, explain=True), found.question.where)
 
 
@@ -519,7 +518,7 @@ def write_cases(found: Found, directory: Path) -> None:
     commands = ["explain", "select"] if found.bounds.isvc else ["explain"]
     for side in found.question.sides:
         manifests = found.manifests[side.name]
-        with engine.using_encoding(side.encoding):
+        with programs.using_encoding(side.encoding):
             answers = {command: cases.answer(command, manifests.encode(), query, side.profile.name) for command in commands}
         documents = side_documents(found, side)
         spec = {
@@ -599,7 +598,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     else:
         stdout.write(render_yaml(found))
     if found.witness is None:
-        return EXIT_NONE
+        return Exit.NEGATIVE
     if args.out is not None:
         write_cases(found, Path(args.out))
-    return EXIT_FOUND
+    return Exit.OK

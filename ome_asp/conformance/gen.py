@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ome_asp.conformance import cases
-from ome_asp.errors import UsageError
+from ome_asp.errors import Exit, UsageError
 from ome_asp.testing.builders import RandomChooser, cluster
 
 BATCH_CASES = 64
@@ -91,7 +91,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     print(f"rules exercised: {len(counts)}", file=stdout)
     for family, ids in _by_family(counts).items():
         print(f"  {family}: " + " ".join(f"{rule}×{counts[rule]}" for rule in ids), file=stdout)
-    return 0
+    return Exit.OK
 
 
 def describe(query: dict, explain: dict) -> str:

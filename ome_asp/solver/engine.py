@@ -12,7 +12,6 @@ order by that definition; tests check that both agree (docs/design.md).
 from __future__ import annotations
 
 import atexit
-import contextlib
 import dataclasses
 import time
 from pathlib import Path
@@ -23,53 +22,7 @@ from ome_asp.errors import InternalError
 from ome_asp.solver import gosort
 from ome_asp.solver.answer import Answer, decode
 from ome_asp.solver.facts import Facts, RuntimeRef
-
-MAIN_LP = "main.lp"  # includes every file: the one-query explain program
-
-
-_override: list[Path] = []  # using_encoding's directory, innermost last
-
-
-def encoding_dir() -> Path:
-    """encoding/ of the source tree; a plain install has it as the data package
-    ome_asp.encoding; inside `using_encoding(d)`, d."""
-    if _override:
-        return _override[-1]
-    source = Path(__file__).resolve().parents[2] / "encoding"
-    if (source / MAIN_LP).is_file():
-        return source
-    import importlib.util  # an installed package only
-
-    spec = importlib.util.find_spec("ome_asp.encoding")
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
-@contextlib.contextmanager
-def using_encoding(directory: Path):
-    """Run the programs of another encoding directory (an edited copy of
-    encoding/: `ome-asp find --differ-encoding`)."""
-    _override.append(Path(directory).resolve())
-    try:
-        yield
-    finally:
-        _override.pop()
-
-
-# The programs: the files of encoding/ each one loads (main.lp includes them all).
-CORE = (
-    "input.lp", "admission.lp", "lookup.lp", "versions.lp", "compatibility.lp", "accelerators.lp",
-    "deployment.lp", "sizes.lp", "scoring.lp", "qualification.lp", "ordering.lp",
-)
-EXPLANATION = ("explanation.lp",)  # every candidate with all its reasons
-DETAILS = ("details.lp",)  # explain -v: the atoms of explanation.lp that only it reads
-SELECTION = ("selection.lp",)  # the #minimize statements: one query per solve
-WINNER = ("winner.lp",)  # the same first runtime for many queries, without search
-SHOW = ("show.lp",)
-OUTCOME = ("outcome.lp",)  # what OME does with the selection: select (one query)
-ADMIT = ("input.lp", "admission.lp")  # the runtime admission webhook alone: admit
-EDITS = ("edits.lp",)  # a choice of candidate edits, the goal that a wanted runtime wins, apply/1
-STEER = EDITS + ("steer.lp",)  # the edits of steer's vocabulary that make a wanted runtime win
-COMPARE = EDITS + ("compare.lp",)  # the edits between two snapshots that give the later selection
+from ome_asp.solver.programs import CORE, DETAILS, EXPLANATION, OUTCOME, SELECTION, SHOW, WINNER, Variant, encoding_dir
 
 
 def solve(
@@ -110,7 +63,7 @@ def program(n_queries: int, explain: bool = True, outcome: bool = False, details
     if (outcome or details) and not explain:
         raise ValueError("outcome.lp and details.lp need the explain program")
     files = CORE + (EXPLANATION if explain else ()) + (SELECTION if n_queries == 1 else WINNER) + SHOW
-    return files + (OUTCOME if outcome else ()) + (DETAILS if details else ())
+    return Variant(files + (OUTCOME if outcome else ()) + (DETAILS if details else ())).files
 
 
 def ground(facts: Facts, files: tuple[str, ...]) -> clingo.Control:
@@ -220,7 +173,7 @@ def statements(path: str) -> list:
 def admit(facts: Facts) -> Answer:
     """The admission webhook (W-rules) on every declared runtime: only
     input.lp and admission.lp are grounded; `denied` says which are denied."""
-    ctl = ground_program(facts.program, ADMIT + SHOW)
+    ctl = ground_program(facts.program, Variant.ADMIT.files)
     with ctl.solve(yield_=True) as handle:
         models = [model.symbols(shown=True) for model in handle]
     if len(models) != 1:
@@ -235,11 +188,11 @@ def satisfiable(facts: Facts, files: tuple[str, ...], extra: Path) -> bool:
     return ctl.solve().satisfiable
 
 
-def minimal_edit_sets(facts: str, files: tuple[str, ...], limit: int) -> list[list[str]]:
-    """The optima of an edit program (STEER, COMPARE) on its facts, up to
+def minimal_edit_sets(facts: str, variant: Variant, limit: int) -> list[list[str]]:
+    """The optima of an edit program (Variant.STEER, Variant.COMPARE) on its facts, up to
     `limit` of them, each as the arguments of its apply/1 atoms (as clingo
     prints them); the caller verifies each by selecting again."""
-    ctl = ground_program(facts, CORE + files)
+    ctl = ground_program(facts, variant.files)
     found: list[list[str]] = []
     with ctl.solve(yield_=True) as handle:
         for model in handle:
@@ -255,7 +208,7 @@ def rank_by_reoptimizing(facts: Facts, query: int = 1) -> list[RuntimeRef]:
 
     One optimization per qualifying runtime; quadratic, kept as the reference
     the fast ranking is tested against."""
-    ctl = ground_program(facts.program, CORE + SELECTION + SHOW)
+    ctl = ground_program(facts.program, Variant.RANK.files)
     ctl.configuration.solve.opt_mode = "opt"
     ranking: list[clingo.Symbol] = []
     while True:

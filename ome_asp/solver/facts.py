@@ -42,6 +42,7 @@ from ome_asp.input.objects import (
 from ome_asp.input.profiles import Profile
 from ome_asp.input.sizes import format_exact, parse_go_size, parse_size
 from ome_asp.input.versions import parse_version
+from ome_asp.solver.programs import encoding_dir
 from ome_asp.timing import gc_paused
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -156,7 +157,6 @@ def model_id(model: Model) -> Term:
 def declared(files: tuple[str, ...]) -> dict[str, frozenset[int]]:
     """name -> arities of the predicates the `#defined` statements of these
     encoding files declare: the facts a builder may emit."""
-    from ome_asp.solver.engine import encoding_dir  # engine imports this module
 
     arities: dict[str, set[int]] = {}
     for file in files:

@@ -34,6 +34,7 @@ from ome_asp.input.objects import Entry, FormatRef
 from ome_asp.input.profiles import Profile
 from ome_asp.solver import engine, pinned, space
 from ome_asp.solver.facts import RUNTIME_KIND_TERMS, EntryTables, FactBuilder, Term, _fold, add_version, const, size_value
+from ome_asp.solver.programs import Variant, encoding_dir
 
 NAMESPACE = "default"  # the namespace every query asks in and every ServingRuntime lives in
 MODEL_NAME = "m"
@@ -208,7 +209,7 @@ class Witness:
 
 
 def find_dir() -> Path:
-    return engine.encoding_dir() / "find"
+    return encoding_dir() / "find"
 
 
 def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str:
@@ -418,8 +419,7 @@ def world_files(bounds: Bounds, explain: bool) -> tuple[str, ...]:
     """The encoding files of a world: the batch program, explanation.lp for
     the No rows' reasons (`explain`), and with an InferenceService outcome.lp
     (what select answers), which reads explanation.lp's checks."""
-    files = engine.CORE + (engine.EXPLANATION if explain or bounds.isvc else ()) + engine.WINNER
-    return files + (engine.OUTCOME if bounds.isvc else ())
+    return (Variant.FIND_SELECT if bounds.isvc else Variant.FIND_EXPLAIN if explain else Variant.FIND_RANK).files
 
 
 def search(bounds: Bounds, world_list: list[World], conditions: list[Path], parameters: str = "",

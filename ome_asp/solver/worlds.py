@@ -39,9 +39,11 @@ from pathlib import Path
 import clingo
 from clingo import ast
 
+from ome_asp.errors import Exit
 from ome_asp.solver import engine, gosort
 from ome_asp.solver.answer import Answer, _texts, decode_texts
 from ome_asp.solver.facts import Facts
+from ome_asp.solver.programs import Variant, encoding_dir
 from ome_asp.timing import gc_paused
 
 WORLD = "World"  # the variable the rewrite adds; the encoding must not use it
@@ -120,7 +122,7 @@ atexit.register(_compiled.clear)  # free them before clingo's library is gone (e
 
 def compiled(name: str) -> list:
     """The rewritten statements of encoding/`name`."""
-    path = str(engine.encoding_dir() / name)  # keyed by path: engine.using_encoding may change the directory
+    path = str(encoding_dir() / name)  # keyed by path: programs.using_encoding may change the directory
     if path not in _compiled:
         _compiled[path] = [rewrite(s) for s in engine.statements(path)]
     return _compiled[path]
@@ -129,7 +131,7 @@ def compiled(name: str) -> list:
 def compile_all() -> None:
     """Rewrite every file the batch programs load now (a process about to
     fork workers does, so they inherit it)."""
-    for name in engine.program(0, outcome=True) + engine.ADMIT:
+    for name in Variant.BATCH_SELECT.files + Variant.ADMIT.files:
         compiled(name)
 
 
@@ -204,7 +206,7 @@ def solve(batch: list[Facts], n_queries: list[int], explain: bool = True, outcom
 
 def admit(batch: list[Facts]) -> list[Answer]:
     """`engine.admit` of each case of `batch`, grounded together."""
-    answers = _solve(batch, [0] * len(batch), engine.ADMIT + engine.SHOW)
+    answers = _solve(batch, [0] * len(batch), Variant.ADMIT.files)
     return answers if answers is not None else [engine.admit(f) for f in batch]
 
 
@@ -232,7 +234,7 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(f"% --- {name}, one world per case\n")
         for statement in compiled(name):
             sys.stdout.write(f"{statement}\n")
-    return 0
+    return Exit.OK
 
 
 if __name__ == "__main__":
