@@ -13,7 +13,7 @@ import pytest
 
 from ome_asp import cli
 from ome_asp.input import profiles
-from ome_asp.solver import engine, finder, space
+from ome_asp.solver import finder, programs, space
 
 V13 = profiles.resolve("v1.3", None)
 # Above every default pool's size: 3 runtimes per scope (names a, b), 5 models (m, other in two kinds).
@@ -24,7 +24,7 @@ WIDE = finder.Bounds(runtimes=3, entries=2, models=5, isvc=True, modes=True, acc
 def satisfiable(bounds: finder.Bounds, constraint: str) -> bool:
     """Has the generator (encoding/find/generate.lp alone, one world) a cluster with `constraint`?"""
     ctl = clingo.Control(["--opt-mode=ignore"], logger=lambda code, message: None)
-    ctl.add("base", [], finder.program(bounds, [finder.World(V13, engine.encoding_dir())], False) + constraint)
+    ctl.add("base", [], finder.program(bounds, [finder.World(V13, programs.encoding_dir())], False) + constraint)
     ctl.load(str(finder.find_dir() / "generate.lp"))
     ctl.ground([("base", [])])
     return ctl.solve().satisfiable
@@ -134,7 +134,7 @@ def test_the_header_counts_the_clusters_the_generator_enumerates(bounds, profile
     """space.clusters, the header's count, is the number of answer sets of
     generate.lp's choice (clingo's enumeration, projected on the choice)."""
     chosen = profiles.resolve(profile, None)
-    world_list = [finder.World(chosen, engine.encoding_dir(), "add_disabled" if extra else None)]
+    world_list = [finder.World(chosen, programs.encoding_dir(), "add_disabled" if extra else None)]
     expected = space.clusters(bounds, {chosen.model_rule}, extra)
     assert 10 < expected < 50000
     assert enumerated(bounds, world_list, extra) == expected

@@ -5,7 +5,7 @@ Every variant is a member of `Variant`, carrying its files;
 encoding/README.md's table "Program variants" lists the same members with
 the same files (tests/test_programs.py). This module imports nothing of
 ome-asp, so every solver module (facts.py for the schema's `#defined`
-predicates, ask.py, worlds.py, finder.py) can read it.
+predicates, engine.py, worlds.py, finder.py) can read it.
 """
 
 from __future__ import annotations
