@@ -33,7 +33,7 @@ from ome_asp.input.loader import API_VERSION, DEPLOYMENT_MODES
 from ome_asp.input.objects import Entry, FormatRef
 from ome_asp.input.profiles import Profile
 from ome_asp.solver import engine, pinned, space
-from ome_asp.solver.facts import RUNTIME_KIND_TERMS, EntryTables, FactBuilder, Term, _fold, add_version, const, size_value
+from ome_asp.solver.facts import RUNTIME_KIND_TERMS, EntryTables, FactBuilder, Term, _fold, add_version, const, size_value, term
 from ome_asp.solver.programs import Variant, encoding_dir
 
 NAMESPACE = "default"  # the namespace every query asks in and every ServingRuntime lives in
@@ -249,10 +249,10 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
 
     levels = _canonical_levels(bounds, runtime_slots)
     for level, (slot, name) in enumerate(levels, 1):
-        fact.canonical_level(Term(slot), const(name), level)
+        fact.criterion(level, term("canonical", Term(slot), const(name)))
     top = len(levels)
     for offset, name in ((3, "fewest_objects"), (2, "fewest_fields"), (1, "smallest_values")):
-        fact.find_criterion(top + offset, const(name))
+        fact.criterion(top + offset, const(name))
 
     for f in bounds.fields():
         fact.field(const(f.owner), const(f.name))
