@@ -43,9 +43,11 @@ def cli():
     return run_cli
 
 
-# An input message's location (file, line, document, List item): it points into
-# the layout, which I10 lets change (tests of determinism compare without it).
-LOCATION = re.compile(r"^(warning|error): .*?:\d+(?::\d+)?: document \d+(?:: items\[\d+\])?: ", re.MULTILINE)
+# An input message's location (file, line, document, List item; or serve's JSON
+# path of a request's document): it points into the layout, which I10 lets
+# change (tests of determinism compare without it).
+LOCATION = re.compile(r"^(warning|error): (?:manifests\[\d+\](?:\.items\[\d+\])?"
+                      r"|.*?:\d+(?::\d+)?: document \d+(?:: items\[\d+\])?): ", re.MULTILINE)
 
 
 def messages(stderr: str) -> list[str]:

@@ -7,10 +7,10 @@ import copy
 import io
 import json
 import os
+import re
 import threading
 import time
 import tracemalloc
-from unittest import mock
 
 import yaml
 from conftest import FIXTURES, messages, run_cli
@@ -60,19 +60,40 @@ def test_stdin_cannot_be_both_cluster_and_requests():
     assert (result.code, result.stderr) == (2, "error: serve reads its requests from stdin, so -f - cannot be the cluster\n")
 
 
+# A message's place in the YAML text of a request's manifests, and the JSON path
+# serve gives it instead (docs/oracle.md): the document's index, the List item.
+_YAML_PLACE = re.compile(r"<stdin>:\d+: document (\d+)(?:: items\[(\d+)\])?")
+
+
+def as_json_paths(answer: dict) -> dict:
+    """An answer of explain on the YAML text of a request's manifests with
+    each message placed as serve places it (`manifests[3].items[0]`)."""
+
+    def place(m: re.Match) -> str:
+        return f"manifests[{int(m[1]) - 1}]" + (f".items[{m[2]}]" if m[2] else "")
+
+    text = json.dumps(answer, ensure_ascii=False)
+    return json.loads(_YAML_PLACE.sub(place, text).replace("no objects in the input: <stdin>", "no objects in the input: manifests"))
+
+
+def explain_yaml(documents: list, query: dict, profile: str = "v1.3") -> dict:
+    """What explain -o json answers on the YAML text of `documents`: {"report"} or {"error"}."""
+    target = ["--isvc", query["isvc"]] if "isvc" in query else ["--model", query["model"]]
+    result = run_cli("explain", *target, "-n", query["namespace"], "-f", "-", "-o", "json", "--profile", profile,
+                     stdin=report.to_yaml_all(documents).encode("utf-8", "surrogatepass"))
+    if result.stdout:  # a report, also of an outcome (exit 4)
+        return {"report": json.loads(result.stdout)}
+    return {"error": result.stderr.splitlines()[-1].removeprefix("error: ")}
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(strategies.clusters())
 def test_self_contained_cases_answer_like_explain(case):
+    """A request's manifests are answered as explain answers their YAML text,
+    warnings and errors included, each message placed at a JSON path."""
     documents, query = case
-    target = ["--isvc", query["isvc"]] if "isvc" in query else ["--model", query["model"]]
-    # the YAML stream serve reads the manifests as, so `warnings` (naming <stdin> and lines) agree too
-    expected = run_cli("explain", *target, "-n", query["namespace"], "-f", "-", "-o", "json",
-                       stdin=report.to_yaml_all(documents).encode())
     (answer,) = serve({"id": 0, "manifests": documents, **query}, argv=())
-    if expected.code == 0:
-        assert answer["report"] == json.loads(expected.stdout)
-    else:
-        assert "error: " + answer["error"] in expected.stderr.splitlines()
+    assert {k: v for k, v in answer.items() if k != "id"} == as_json_paths(explain_yaml(documents, query))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -93,17 +114,18 @@ def test_preloaded_batches_answer_like_one_query_explain(tmp_path_factory, case)
 
 
 _ODD_VALUES = st.one_of(
-    st.text(), st.integers(), st.floats(), st.none(), st.booleans(), st.just("\x85"), st.just("2024-01-01"),
-    st.just("yes"), st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.text(), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.none(), st.booleans(),
+    st.just("\x85"), st.just("2024-01-01"), st.just("yes"), st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
 )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(strategies.clusters(), st.data())
-def test_manifests_read_as_they_are_answer_like_their_yaml_text(case, data):
-    """serve reads a request's manifests without writing them as YAML when
-    that text would read back as them: every answer, error or report, is the
-    one of the YAML path, also with odd values put anywhere."""
+@given(strategies.clusters(), st.sampled_from(list(profiles.PROFILES)), st.data())
+def test_manifests_read_as_they_are_answer_like_their_yaml_text(case, profile, data):
+    """serve never writes a request's manifests as YAML: every answer, error
+    or report, is the one of their YAML text but for its messages' places,
+    also with odd values (types, unknown keys) put anywhere."""
     documents, query = case
     documents = copy.deepcopy(documents)
     for _ in range(data.draw(st.integers(0, 2))):
@@ -116,10 +138,24 @@ def test_manifests_read_as_they_are_answer_like_their_yaml_text(case, data):
                 break
             node = child
         node[data.draw(st.sampled_from(["name", "namespace", "priority", "weight", "modelFormat", "x"]))] = data.draw(_ODD_VALUES)
-    request = {"id": 0, "manifests": documents, **query}
-    with mock.patch.object(serve_module, "_reads_back", lambda manifests, max_bytes: False):
-        expected = serve_module.respond(request, None)
-    assert serve_module.respond(request, None) == expected
+    answer = serve_module.respond({"id": 0, "manifests": documents, "profile": profile, **query}, None)
+    assert {k: v for k, v in answer.items() if k != "id"} == as_json_paths(explain_yaml(documents, query, profile))
+
+
+def test_messages_about_a_requests_manifests_name_json_paths():
+    """An error and a warning about a request's manifests name the document by
+    its JSON path, and the field by its path after the object (docs/oracle.md)."""
+    model = {"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
+             "spec": {"modelFormat": {"name": "safetensors"}}}
+    runtime = {"apiVersion": "ome.io/v1beta1", "kind": "ClusterServingRuntime", "metadata": {"name": "r"},
+               "spec": {"supportedModelFormats": [{"modelFormat": {"name": "safetensors", "weight": "9"}}]}}
+    other = {"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}]}
+    error, warned = serve({"id": 1, "model": "m", "manifests": [model, runtime]},
+                          {"id": 2, "model": "m", "manifests": [model, other]}, argv=())
+    assert error["error"] == ('manifests[1]: ClusterServingRuntime r: spec.supportedModelFormats[0].modelFormat.weight: '
+                              'Invalid value: "string": spec.supportedModelFormats[0].modelFormat.weight in body must be '
+                              'of type integer: "string"')
+    assert warned["report"]["warnings"] == ["manifests[1].items[0]: kind ConfigMap is not read by ome-asp"]
 
 
 # --- batches and commands (issue 12) -------------------------------------------

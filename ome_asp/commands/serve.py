@@ -15,7 +15,8 @@ first request in a namespace evaluates every model and InferenceService of
 that namespace in one grounding (batch keys, as `explain --all-models`), so
 later requests there are answered from memory; no clingo state outlives a
 batch, and at most `CACHED_NAMESPACES` namespaces are kept. A request with
-`manifests` is a case of its own, solved as one query. A request's `profile`
+`manifests` is a case of its own, solved as one query; its manifests are
+read as the values they are (messages name JSON paths, `manifests[3]`). A request's `profile`
 (default: serve's --profile) chooses the OME version; the cluster is read
 under each profile asked for, each with its own cache. An outcome without a
 table (profiles.md section 0) is a report with `outcome`, `detail` and no rows.
@@ -31,12 +32,9 @@ each flushed.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import math
 import re
-import sys
 from collections import OrderedDict
 from typing import BinaryIO, Iterator, TextIO
 
@@ -130,15 +128,13 @@ def solve_one(cluster: Cluster, query: Query) -> Answer:
     return engine.solve(build_facts(cluster, [query]), 1)
 
 
-def respond(request: dict, oracle, default: profiles.Profile = profiles.V1_3, max_bytes: int = MAX_INPUT_BYTES) -> dict:
+def respond(request: dict, oracle, default: profiles.Profile = profiles.V1_3) -> dict:
     """The answer to one request (a dict), never raising for the user's mistakes.
     `oracle(profile)` is the Oracle of the loaded cluster under a profile, or None."""
-    return respond_all([request], oracle, default, max_bytes)[0]
+    return respond_all([request], oracle, default)[0]
 
 
-def respond_all(
-    requests: list[dict | str], oracle, default: profiles.Profile = profiles.V1_3, max_bytes: int = MAX_INPUT_BYTES
-) -> list[dict]:
+def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = profiles.V1_3) -> list[dict]:
     """The answers to a batch of requests, in order (a str is a line that is
     not a request: its error answer). Explain requests about the loaded
     cluster are answered by its Oracle; every other request is a world of one
@@ -158,7 +154,7 @@ def respond_all(
             profile = _profile(request, default)
             query = None if command == "admit" else _query(request)
             if "manifests" in request:
-                cluster = _case_cluster(request["manifests"], profile, max_bytes)
+                cluster = _case_cluster(request["manifests"], profile)
             elif oracle is None:
                 raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
             elif command == "explain":
@@ -257,73 +253,13 @@ def _query(request: dict) -> Query:
     return Query(namespace, model=model, isvc=isvc)
 
 
-def _case_cluster(manifests, profile: profiles.Profile, max_bytes: int = MAX_INPUT_BYTES) -> Cluster:
-    """The manifests read as the YAML stream `report.to_yaml_all` writes of
-    them, with that stream's messages (lines, `<stdin>`). Writing and parsing
-    the text is most of a small case's time, so the manifests are read as
-    they are when the text would read back as the same values and reading
-    gives no message (which would name its lines)."""
+def _case_cluster(manifests, profile: profiles.Profile) -> Cluster:
+    """The request's manifests read as they are (never written as YAML):
+    `explain` of their YAML text reads the same objects and says the same,
+    each message placed at a JSON path (`manifests[3]: ...`) instead of a line."""
     if not isinstance(manifests, list):
         raise OmeAspError('"manifests" must be a list of objects')
-    if _reads_back(manifests, max_bytes):
-        cluster = load_documents(manifests, profile=profile)
-        if cluster is not None:
-            return cluster
-    with deeper_recursion():  # the YAML writer recurses a few frames per level of nesting
-        stream = report.to_yaml_all(manifests).encode("utf-8", "surrogatepass")
-    return load(["-"], stdin=io.BytesIO(stream), profile=profile, max_bytes=max_bytes)
-
-
-@contextlib.contextmanager
-def deeper_recursion(frames: int = 20_000):
-    """Room for the YAML writer on manifests as deep as a request line can
-    nest them (json's parser stops near the default recursion limit); the
-    reader limits nesting itself (libyaml: 1,000 levels)."""
-    before = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(before, frames))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(before)
-
-
-MAX_PLAIN_DEPTH = 32  # deeper manifests take the YAML path (its parsers limit nesting)
-
-
-def _reads_back(manifests: list, max_bytes: int) -> bool:
-    """Whether the YAML text of `manifests` reads back as `manifests` within
-    the input budget: JSON values only (mappings with string keys, lists,
-    printable one-line strings, integers, booleans, null; no floats), at most
-    MAX_PLAIN_DEPTH deep, no container twice (YAML would write an alias).
-    Such values are written plain or quoted exactly when the loader would
-    read them otherwise (its implicit types are a subset of the writer's)."""
-    seen: set[int] = set()
-    size = 0  # bytes the YAML text can take at most: each scalar quoted, escaped, folded and indented
-    stack = [(document, 1) for document in manifests]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, (dict, list)):
-            if type(value) not in (dict, list) or depth > MAX_PLAIN_DEPTH or id(value) in seen:
-                return False
-            seen.add(id(value))
-            size += 2 * depth + 4
-            if type(value) is dict:
-                for key in value:
-                    if type(key) is not str or not key.isprintable():
-                        return False
-                    size += (len(key) + 1) * (2 * depth + 4)
-                stack.extend((item, depth + 1) for item in value.values())
-            else:
-                stack.extend((item, depth + 1) for item in value)
-        elif type(value) is str:
-            if not value.isprintable():
-                return False
-            size += (len(value) + 1) * (2 * depth + 4)
-        elif value is None or type(value) in (bool, int):
-            size += (len(str(value)) + 1) * (2 * depth + 4)
-        else:
-            return False
-    return size <= max_bytes
+    return load_documents(manifests, profile=profile)
 
 
 def serve(
@@ -350,7 +286,7 @@ def serve(
             if request is not None:
                 requests.append(request)
         with gc_paused():
-            responses = respond_all(requests, oracle, default, max_bytes)
+            responses = respond_all(requests, oracle, default)
         for response in responses:
             stdout.write(answer_line(response))
             stdout.flush()

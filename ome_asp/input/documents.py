@@ -157,7 +157,8 @@ NO_KEY = object()
 
 class Document:
     """One YAML document of an input file; or, without a node tree (`root`
-    None), a document parsed already, whose lines are all 0."""
+    None), a document of a JSON list (a serve request's `manifests`), which
+    has no lines: its place is its JSON path."""
 
     def __init__(self, number: int, root: yaml.Node | None, content: Any) -> None:
         self.number = number  # 1-based position in the file's stream
@@ -166,12 +167,14 @@ class Document:
         self._index: dict[int, tuple[yaml.Node, int]] | None = None
         self._items: yaml.Node | None = None
 
+    @property
+    def has_lines(self) -> bool:
+        return self._root is not None
+
     def line(self, parent: Any = None, key: Any = NO_KEY) -> int:
         """1-based line of `parent[key]`: its key for a mapping, the item for a
         list. Without a key, or when the key is not written there, the line of
         `parent` itself (its own key); without a parent, the document's."""
-        if self._root is None:
-            return 0
         if parent is None:
             return self._root.start_mark.line + 1
         if self._index is None:
@@ -186,8 +189,6 @@ class Document:
     def item_line(self, index: int) -> int:
         """The line of `items[index]` of a `kind: List` document; unlike
         `line`, it does not index the whole document, as every item needs it."""
-        if self._root is None:
-            return 0
         if self._items is None:
             self._items = _locate(self._root, "items", value=True)
         if isinstance(self._items, yaml.SequenceNode) and index < len(self._items.value):

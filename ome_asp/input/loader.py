@@ -7,6 +7,8 @@ order (I10). Malformed input raises `InputError` with one message of the form
 `<file>:<line>: document <n>: <Kind> <namespace>/<name>: <field path>: <why>`;
 suspected typos, documents of other kinds and version or size strings that do
 not parse become warnings of the same form (I11), or errors with `strict=True`.
+`load_documents` reads documents that are values already (a serve request's
+manifests) the same way, each message placed at a JSON path (`manifests[3]`).
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ EXTENSIONS = (".yaml", ".yml", ".json")
 STDIN = "-"
 KUSTOMIZE_HINT = "; if both files are in a kustomization's directory, read it with -k DIR (kustomize leaves out the files its resources: do not list)"
 STDIN_LABEL = "<stdin>"
+MANIFESTS = "manifests"  # the JSON path of a serve request's documents (load_documents)
 
 INT64 = (-(2**63), 2**63 - 1)  # weights
 PRIORITY = (1, 2**31 - 1)  # int32 with minimum 1 (I4)
@@ -147,19 +150,25 @@ def load(
     return reader.cluster()
 
 
-def load_documents(contents: list[Any], label: str = STDIN_LABEL, profile: Profile = V1_3) -> Cluster | None:
-    """The cluster of documents that are parsed already (a serve request's
-    manifests), read as `load` reads a YAML stream of them; None when reading
-    them gives any message, an error or a warning: a message names lines,
-    which only a YAML text of the documents has."""
+def load_documents(contents: list[Any], profile: Profile = V1_3, label: str = MANIFESTS) -> Cluster:
+    """The cluster of documents that are values already (a serve request's
+    `manifests`, parsed JSON), read in one pass as `load` reads a YAML stream
+    of them: the same checks, defaults and message texts, each message placed
+    at the document's JSON path (`manifests[3]: <Kind> <namespace>/<name>:
+    <field path>: <why>`) where a text would have a line."""
     reader = _Reader(False, profile)
-    try:
-        reader.read_documents(label, (Document(n, None, content) for n, content in enumerate(contents, 1)))
-    except InputError:
-        return None
-    if reader.objects == 0 or reader.warnings:
-        return None
+    reader.read_documents(label, (Document(n, None, content) for n, content in enumerate(contents, 1)))
+    if reader.objects == 0:
+        raise InputError(f"no objects in the input: {label}")
     return reader.cluster()
+
+
+def _place(document: Document, label: str, item: int | None = None) -> Source:
+    """Where `document`, or item `item` of its `kind: List`, is in the input
+    `label`: at a line of its text, or, without a text, at its JSON path."""
+    if not document.has_lines:
+        return Source(label, document.number, item, json_path=True)
+    return Source(label, document.number, item, line=document.line() if item is None else document.item_line(item))
 
 
 # --- input files -------------------------------------------------------------
@@ -281,13 +290,12 @@ class _Reader:
                 continue
             if isinstance(content, dict) and content.get("kind") == "List":
                 # `kubectl get -o yaml` output: each item is an object.
-                listing = _Object(self, document, Source(label, document.number, line=document.line()), "List")
+                listing = _Object(self, document, _place(document, label), "List")
                 items = listing.get(content, "", "items", "array") or []
                 for index, item in enumerate(items):
-                    source = Source(label, document.number, index, line=document.item_line(index))
-                    self.read_object(document, source, item)
+                    self.read_object(document, _place(document, label, index), item)
             else:
-                self.read_object(document, Source(label, document.number, line=document.line()), content)
+                self.read_object(document, _place(document, label), content)
 
     def read_object(self, document: Document, source: Source, content: Any) -> None:
         self.objects += 1
@@ -356,7 +364,8 @@ class _Reader:
         )
 
 
-_PLACE = re.compile(r"(.*?: document \d+(?:: items\[\d+\])?): (.*)", re.S)
+# A warning's place: a JSON path (load_documents), or a text's file, line and document.
+_PLACE = re.compile(rf"({MANIFESTS}\[\d+\](?:\.items\[\d+\])?|.*?: document \d+(?:: items\[\d+\])?): (.*)", re.S)
 
 
 def fold(warnings: list[str]) -> list[str]:
@@ -404,7 +413,7 @@ class _Object:
         with as much identity as is known; the line of `parent[key]`, or of the
         object itself without a parent."""
         source = self.source
-        if parent is not None:
+        if parent is not None and not source.json_path:  # a JSON path names the field after it
             source = Source(source.file, source.document, source.item, self.document.line(parent, key))
         if self.kind is None:
             return str(source)

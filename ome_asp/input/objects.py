@@ -54,13 +54,19 @@ def unrepresentable(text: str) -> str | None:
 class Source:
     """Where an object was read: for messages only, never for semantics (I10)."""
 
-    file: str  # the path as the user gave it, or "<stdin>"
-    document: int  # 1-based position of the YAML document in that file
+    file: str  # the path as the user gave it, or "<stdin>"; or the name of a JSON list of documents
+    document: int  # 1-based position of the YAML document in that file (of the document in that list)
     item: int | None = None  # 0-based index inside a `kind: List` document
     # 1-based line where the object starts: a position, not part of its identity.
     line: int | None = field(default=None, compare=False)
+    # A document of a JSON list (a serve request's `manifests`) has no lines: its
+    # place is its JSON path, `manifests[3]` or `manifests[3].items[0]`.
+    json_path: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
+        if self.json_path:
+            where = f"{self.file}[{self.document - 1}]"
+            return where if self.item is None else f"{where}.items[{self.item}]"
         file = self.file if self.line is None else f"{self.file}:{self.line}"
         where = f"{file}: document {self.document}"
         return where if self.item is None else f"{where}: items[{self.item}]"
