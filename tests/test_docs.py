@@ -281,6 +281,34 @@ def test_a_stale_name_is_found(text, problem):
     assert problems(text) == ([problem] if problem else [])
 
 
+# --- docs/design.md's pictures ----------------------------------------------------------
+
+DESIGN = ROOT / "docs" / "design.md"
+
+
+def _picture(title: str) -> str:
+    """The first code block of design.md's section `title`."""
+    section = re.search(rf"^##+ {re.escape(title)}\n(.*?)(?=^## |\Z)", DESIGN.read_text(encoding="utf-8"), re.M | re.S)
+    assert section, f"docs/design.md has no section {title!r}"
+    return re.search(r"^```\n(.*?)^```", section.group(1), re.M | re.S).group(1)
+
+
+def test_the_layer_picture_shows_every_module():
+    """A module of the package missing from docs/design.md's picture of the
+    layers fails, so a new module is placed in the picture when it is made."""
+    words = set(re.findall(r"\w+", _picture("Layers")))
+    missing = [name for name in sorted(modules()) if name != "ome_asp" and name.rsplit(".", 1)[-1] not in words]
+    assert not missing, f"docs/design.md's layer picture leaves out {missing}"
+
+
+def test_the_variant_picture_shows_every_program_variant():
+    programs = _tree(PACKAGE / "solver" / "programs.py")
+    variant = next(node for node in programs.body if isinstance(node, ast.ClassDef) and node.name == "Variant")
+    members = [t.id for node in variant.body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)]
+    picture = set(re.findall(r"\w+", _picture("Program variants")))
+    assert members and not [member for member in members if member not in picture]
+
+
 # --- docs/decisions.md --------------------------------------------------------------------
 
 DECISIONS = ROOT / "docs" / "decisions.md"
