@@ -22,8 +22,9 @@ Entries refer to signatures sig(N) and weights w(N) (input.lp); a test
 writes their facts directly or interns `ome_asp.input.objects.Entry` objects with
 `ome_asp.solver.facts.EntryTables`, the fact builder's own tables.
 
-`run` returns the unique answer set (every file but selection.lp is
-stratified: its choice of `selected/2` is the only one); `optimum` the unique
+`run` returns the unique answer set (every file but selection.lp and
+edits.lp is stratified: their choices of `selected/2` and `apply/1` are the
+only ones); `answer_sets` every answer set; `optimum` the unique
 optimal one of selection.lp, enumerated with `--opt-mode=optN`;
 `successive_optima` the order by its definition (O5: the winner, then the
 winner among the rest, ...).
@@ -118,17 +119,21 @@ def _control(
     return ctl
 
 
+def answer_sets(files: Sequence[str], facts: Facts, *, upstream: Sequence[str] = (), extra: str = "") -> list[Answer]:
+    """Every answer set of input.lp + `files` + `facts` (+ the rules `extra`),
+    optimization statements ignored: a choice's candidates (edits.lp)."""
+    ctl = _control(files, facts, upstream, ["--models=0", "--opt-mode=ignore"], extra)
+    with ctl.solve(yield_=True) as handle:
+        return [Answer(frozenset(model.symbols(atoms=True))) for model in handle]
+
+
 def run(files: Sequence[str], facts: Facts, *, upstream: Sequence[str] = ()) -> Answer:
     """The unique answer set of input.lp + `files` + `facts` (every answer set
     is enumerated, optimization statements ignored)."""
-    ctl = _control(files, facts, upstream, ["--models=0", "--opt-mode=ignore"])
-    models = []
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            models.append(frozenset(model.symbols(atoms=True)))
+    models = answer_sets(files, facts, upstream=upstream)
     if len(models) != 1:
         raise AssertionError(f"expected exactly one answer set, got {len(models)}")
-    return Answer(models[0])
+    return models[0]
 
 
 @dataclass(frozen=True)
