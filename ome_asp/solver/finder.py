@@ -472,6 +472,11 @@ def decode(symbols: list[clingo.Symbol], cost: list[int], bounds: Bounds) -> Wit
     for s in symbols:
         if s.match("set", 3):
             chosen.setdefault(str(s.arguments[0]), {})[s.arguments[1].name] = s.arguments[2].number
+    return witness(chosen, cost, bounds)
+
+
+def witness(chosen: dict[str, dict[str, int]], cost: list[int], bounds: Bounds) -> Witness:
+    """The manifests of the chosen fields: slot -> field -> pool position (set/3)."""
     extra_slot = f"rt({2 * bounds.runtimes + 1})"
     documents, extra = [], []
     pools = bounds.all_pools()
