@@ -39,7 +39,7 @@ import pytest
 import reference_model as ref
 from ome_asp import cli
 from ome_asp.input import profiles
-from ome_asp.solver import engine, exhaustive, finder
+from ome_asp.solver import exhaustive, finder, programs
 
 pytestmark = pytest.mark.slow
 
@@ -230,7 +230,7 @@ def test_a_bug_planted_in_the_encoding_is_caught(tmp_path):
     """O1 dropped from a copy of the encoding (docs/find.md's planted bug): find
     finds a ClusterServingRuntime first, the reference model refutes it."""
     planted = tmp_path / "no-o1"
-    shutil.copytree(engine.encoding_dir(), planted)
+    shutil.copytree(programs.encoding_dir(), planted)
     ordering = planted / "ordering.lp"
     text = ordering.read_text()
     assert "scope_cost(R, 1) :- runtime(R), R = csr(_)." in text

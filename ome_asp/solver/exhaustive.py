@@ -18,7 +18,7 @@ from typing import Iterator
 import clingo
 
 from ome_asp.input.profiles import Profile
-from ome_asp.solver import engine, finder
+from ome_asp.solver import finder, programs
 from ome_asp.solver.facts import _fold
 
 # The pools whose names are read only by equality (canonical.lp), with the
@@ -63,7 +63,7 @@ def renaming_facts(bounds: finder.Bounds) -> str:
 def clusters(bounds: finder.Bounds, profile: Profile, canonical: bool = False, extra: bool = False,
              start: int = 0) -> Iterator[Cluster]:
     """The clusters within the bounds, smallest first, from the start-th."""
-    world = finder.World(profile, engine.encoding_dir(), "add_disabled" if extra else None)
+    world = finder.World(profile, programs.encoding_dir(), "add_disabled" if extra else None)
     slots = 2 * bounds.runtimes * (1 + bounds.entries) + bounds.models + 2 + extra * (1 + bounds.entries)
     most_fields = slots * len(bounds.fields())
     ctl = clingo.Control(["--opt-mode=ignore", "--models=0", "--project"], logger=lambda code, message: None)
