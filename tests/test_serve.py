@@ -235,8 +235,9 @@ def _requests(draw):
 def test_a_batch_answers_each_request_as_the_command_line_does(tmp_path_factory, requests):
     """Issue 12: requests read ahead as one batch (worlds; mixed commands,
     profiles, --model/--isvc, outcomes and errors) answer exactly as each
-    command answers its request alone."""
-    answers = serve(*[{"id": n, **r} for n, r in enumerate(requests)], argv=())
+    command answers its request alone; also when worker processes answer
+    the batch in chunks (-j 2, issue 26)."""
+    answers = serve(*[{"id": n, **r} for n, r in enumerate(requests)], argv=("-j", "2"))
     for n, (request, answer) in enumerate(zip(requests, answers)):
         path = tmp_path_factory.mktemp("case") / "cluster.yaml"
         path.write_text(yaml.safe_dump_all(request["manifests"]))
@@ -248,6 +249,36 @@ def test_a_batch_answers_each_request_as_the_command_line_does(tmp_path_factory,
             assert placeless(answer["report"]) == placeless(alone)
         else:  # the same error; an input error names the request's input, not the file
             assert answer["error"].split(": ")[-1] == alone["error"].split(": ")[-1]
+
+
+def test_workers_answer_in_request_order_the_same_bytes_for_every_j(monkeypatch):
+    """serve -j N (issue 26): a batch's lines go to N worker processes in
+    chunks; the answers are the bytes -j 1 writes, in request order: requests
+    about the loaded cluster, with their own manifests, every command, bad
+    lines; chunks of 100 lines and of 3."""
+    documents = [d for d in yaml.safe_load_all((FIXTURES / "worked-example" / "manifests.yaml").read_text()) if d]
+    query = {"namespace": "llama-demo", "model": "llama-3-2-3b-instruct"}
+    lines = []
+    for n in range(12):
+        lines += [{"id": n, **query}, {"id": f"{n}i", "namespace": "llama-demo", "isvc": "llama-chat", "command": "select"},
+                  {"id": f"{n}m", **query, "manifests": documents[n % 3:], "profile": list(profiles.PROFILES)[n % 3]},
+                  {"id": f"{n}a", "command": "admit", "manifests": documents}, "not json", {"id": n, "model": "zz"}]
+    data = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in lines).encode()
+    one = run_cli("serve", "--stdio", "-f", WORKED, "-j", "1", stdin=data)
+    assert one.code == 0 and len(one.stdout.splitlines()) == len(lines)
+    assert run_cli("serve", "--stdio", "-f", WORKED, "-j", "2", stdin=data) == one
+    monkeypatch.setattr(serve_module, "CHUNK_LINES", 3)
+    forked = []
+    monkeypatch.setattr(serve_module.batch, "pool", _counting(serve_module.batch.pool, forked))
+    assert run_cli("serve", "--stdio", "-f", WORKED, "-j", "3", stdin=data) == one
+    assert forked == [3]  # the workers answered, forked once
+
+
+def _counting(pool, jobs: list):
+    def counted(work, n):
+        jobs.append(n)
+        return pool(work, n)
+    return counted
 
 
 # --- issue 18: serve survives any line and answers every valid one -------------------

@@ -12,8 +12,9 @@ large as the jobs allow, up to CHUNK queries (docs/performance.md).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
-from typing import Callable, Iterator, NamedTuple, TextIO, TypeVar
+from typing import Callable, Iterable, Iterator, NamedTuple, TextIO, TypeVar
 
 from ome_asp.errors import Exit
 from ome_asp.render import report
@@ -64,22 +65,32 @@ def _call(item):
     return _work(item)
 
 
-def run(work: Callable[[Item], Result], items: list[Item], jobs: int) -> Iterator[Result]:
-    """`work(item)` for each item, in order; in `jobs` forked processes when
-    there is more than one of each. `work` and what it reads are inherited by
-    the fork (never pickled); each result is pickled back."""
+@contextlib.contextmanager
+def pool(work: Callable[[Item], Result], jobs: int) -> Iterator[Callable[[Iterable[Item]], Iterator[Result]]]:
+    """A map of `work` over items, in order, kept for many calls (serve maps
+    each batch it reads): in `jobs` processes forked once, on entry, so `work`
+    and what it reads are inherited (never pickled) and each worker keeps what
+    it caches from batch to batch; each result is pickled back. One job maps
+    in this process."""
     global _work
-    if jobs <= 1 or len(items) <= 1:
-        yield from map(work, items)
+    if jobs <= 1:
+        yield lambda items: map(work, items)
         return
     import multiprocessing  # only a parallel batch needs it
 
     _work = work
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(items))) as pool:
-            yield from pool.imap(_call, items)
+        with multiprocessing.get_context("fork").Pool(jobs) as workers:
+            yield lambda items: workers.imap(_call, items)
     finally:
         _work = None
+
+
+def run(work: Callable[[Item], Result], items: list[Item], jobs: int) -> Iterator[Result]:
+    """`work(item)` for each item, in order; in `jobs` forked processes when
+    there is more than one of each (`pool`)."""
+    with pool(work, min(jobs, len(items))) as mapped:
+        yield from mapped(items)
 
 
 class Chunk(NamedTuple):

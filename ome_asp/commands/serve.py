@@ -27,18 +27,20 @@ waiting on stdin are read ahead (at most BATCH_LINES lines, BATCH_BYTES
 bytes) and answered as one batch: the requests with their own manifests,
 every select and every admit are grounded together as worlds (one case per
 world, ome_asp/solver/worlds.py); the answers are written in request order,
-each flushed.
+each flushed. `-j N` (default: the cores serve may use) answers a batch's
+lines in N worker processes, chunk by chunk, in the same order.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
 from collections import OrderedDict
 from typing import BinaryIO, Iterator, TextIO
 
-from ome_asp.commands import admit
+from ome_asp.commands import admit, batch
 from ome_asp.commands.explain import check_single_answer
 from ome_asp.commands.options import add_max_input_size_flag, add_profile_flags, profile_of
 from ome_asp.commands.select_runtime import Selection
@@ -58,6 +60,7 @@ CACHED_NAMESPACES = 64
 CACHED_MISSES = 1024
 BATCH_LINES = 1000  # read-ahead bounds: one batch answers at most this many lines,
 BATCH_BYTES = 16 * 2**20  # of at most about this many bytes (one longer line is one batch)
+CHUNK_LINES = 100  # with -j, a batch goes to the workers in chunks of at most this many lines
 # The keys a request of each command may have (anything else is an error answer).
 _TARGET_KEYS = frozenset({"id", "command", "profile", "manifests", "namespace", "model", "isvc"})
 REQUEST_KEYS = {"explain": _TARGET_KEYS, "select": _TARGET_KEYS, "admit": frozenset({"id", "command", "profile", "manifests"})}
@@ -263,11 +266,15 @@ def _case_cluster(manifests, profile: profiles.Profile) -> Cluster:
 
 
 def serve(
-    loaded, stdin: BinaryIO, stdout: TextIO, default: profiles.Profile = profiles.V1_3, max_bytes: int = MAX_INPUT_BYTES
+    loaded, stdin: BinaryIO, stdout: TextIO, default: profiles.Profile = profiles.V1_3, max_bytes: int = MAX_INPUT_BYTES,
+    jobs: int = 1,
 ) -> int:
     """Answer every line of `stdin` on `stdout` until end of input. `loaded(profile)`
     reads the cluster of -f under a profile (None without -f). No line stops
-    serving: a bad one gets an error answer (issue 18)."""
+    serving: a bad one gets an error answer (issue 18). With `jobs` > 1, a
+    batch read ahead is cut into chunks that `jobs` worker processes answer
+    (forked at the first such batch, so they inherit the cluster and the
+    compiled encoding); the answers are written in request order all the same."""
     oracles: dict[str, Oracle] = {}
 
     def oracle_for(profile: profiles.Profile) -> Oracle:
@@ -276,7 +283,9 @@ def serve(
         return oracles[profile.name]
 
     oracle = None if loaded is None else oracle_for
-    for lines in read_ahead(stdin, max_line=max_bytes):
+
+    def answer(lines: list[tuple[int, bytes | None]]) -> list[str]:
+        """The answer lines of some (line number, line) of the input."""
         requests: list[dict | str] = []
         for number, line in lines:
             try:
@@ -286,11 +295,20 @@ def serve(
             if request is not None:
                 requests.append(request)
         with gc_paused():
-            responses = respond_all(requests, oracle, default)
-        for response in responses:
-            stdout.write(answer_line(response))
-            stdout.flush()
-    return Exit.OK
+            return [answer_line(response) for response in respond_all(requests, oracle, default)]
+
+    with contextlib.ExitStack() as stack:
+        mapped = None  # the workers' map, once a batch needs them
+        for lines in read_ahead(stdin, max_line=max_bytes):
+            pieces = batch.chunks(lines, jobs, CHUNK_LINES) if jobs > 1 else [lines]
+            if len(pieces) > 1 and mapped is None:
+                worlds.compile_all()  # once, before the fork: every worker inherits it
+                mapped = stack.enter_context(batch.pool(answer, jobs))
+            for answers in mapped(pieces) if len(pieces) > 1 else [answer(lines)]:
+                for line in answers:
+                    stdout.write(line)
+                    stdout.flush()
+    return 0
 
 
 def read_ahead(
@@ -403,6 +421,7 @@ def add_parser(commands) -> None:
     serve.add_argument("--strict", action="store_true", help="treat every warning as an input error")
     add_max_input_size_flag(serve, "the cluster of -f in total, and each request line")
     add_profile_flags(serve)
+    batch.add_jobs_flag(serve, "answer the lines read ahead")
     serve.set_defaults(run=run)
 
 
@@ -411,8 +430,9 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError("serve reads its requests from stdin, so -f - cannot be the cluster")
     profile = profile_of(args)
     requests = stdin if hasattr(stdin, "read1") else stdin.buffer
+    jobs = args.jobs or batch.default_jobs()
     if not args.filename:
-        return serve(None, requests, stdout, profile, args.max_input_size)
+        return serve(None, requests, stdout, profile, args.max_input_size, jobs)
 
     def read(under: profiles.Profile) -> Cluster:
         return load(args.filename, strict=args.strict, max_bytes=args.max_input_size, profile=under)
@@ -425,4 +445,4 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         """A request may ask for another profile: the cluster is read again under it."""
         return cluster if other == profile else read(other)
 
-    return serve(loaded, requests, stdout, profile, args.max_input_size)
+    return serve(loaded, requests, stdout, profile, args.max_input_size, jobs)

@@ -380,7 +380,7 @@ def _with_output(result: dict, argv: list[str], manifests: bytes, want: tuple) -
         if "stderr" in want:
             result["stderr"] = out.stderr
         if "exit" in want:
-            result["exit"] = out.code
+            result["exit"] = int(out.code)  # an errors.Exit member: YAML writes plain ints only
     return result
 
 

@@ -11,19 +11,18 @@ last line is `N passed, M failed`. Exit 0 when all pass, 1 when any fails, 2
 when a case is malformed or no case is found (usage or input error). Cases
 are independent: they are answered in batches, each batch's cases grounded
 together as worlds (ome_asp/solver/worlds.py), and `-j N` answers the
-batches in N processes (default: one per core); the output is the same, in
-the same order. `-v`'s time of a case is its batch's time per case.
+batches in N processes (default: the cores check may use; commands/batch.py's
+pool, as serve, gen and diff use it); the output is the same, in the same order. `-v`'s time of a case is its batch's time per case.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TextIO
 
+from ome_asp.commands import batch
 from ome_asp.conformance import cases
 from ome_asp.errors import Exit
 from ome_asp.solver import worlds
@@ -41,30 +40,20 @@ def add_parser(commands) -> argparse.ArgumentParser:
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a case directory or a directory of cases (searched recursively)")
     parser.add_argument("-v", "--verbose", action="store_true", help="also list the cases that pass, with their time")
-    parser.add_argument("-j", "--jobs", type=_jobs, default=os.cpu_count() or 1, metavar="N",
-                        help="answer the cases in N processes (default: one per core)")
+    batch.add_jobs_flag(parser, "answer the cases")
     parser.set_defaults(run=run)
     return parser
-
-
-def _jobs(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return int(text)
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     found = cases.find(args.paths)
     failed = 0
-    jobs = min(args.jobs, len(found))
+    jobs = min(args.jobs or batch.default_jobs(), len(found))
     size = max(1, min(BATCH_CASES, -(-len(found) // (2 * jobs))))  # two batches per process at least
     batches = [found[i:i + size] for i in range(0, len(found), size)]
     if jobs > 1:
-        worlds.compile_all()  # once, not in every process
-        with ProcessPoolExecutor(jobs) as pool:  # map keeps the cases' order
-            results = [result for batch in pool.map(timed_check, batches) for result in batch]
-    else:
-        results = [result for batch in map(timed_check, batches) for result in batch]
+        worlds.compile_all()  # once, before the fork: every worker inherits it
+    results = [result for answered in batch.run(timed_check, batches, jobs) for result in answered]
     for name, diffs, seconds in results:
         if cases.EXPECTED_FILE in diffs:
             # a new case: its answer as expected.yaml holds it, unindented, under a

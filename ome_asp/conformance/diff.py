@@ -1,7 +1,7 @@
 """`ome-asp diff`: run another implementation on cases, compare with ome-asp,
 and shrink every disagreement to a minimal counterexample case.
 
-    ome-asp diff --impl 'CMD' (--corpus DIR | --generate N --seed S) [--profile P] [--batch] [-o DIR]
+    ome-asp diff --impl 'CMD' (--corpus DIR | --generate N --seed S) [--profile P] [--batch] [-j N] [-o DIR]
 
 Protocol (docs/oracle.md, "Differential testing"): each case is one JSON
 request line, `{"id", "profile", "namespace", "model" | "isvc", "manifests"}`,
@@ -42,8 +42,10 @@ from typing import Callable, TextIO
 
 import yaml
 
+from ome_asp.commands import batch
 from ome_asp.conformance import cases, gen
 from ome_asp.errors import Exit, InputError, UsageError
+from ome_asp.solver import worlds
 
 ANSWER_KEYS = ("selected", "ranking", "rejected", "message")
 BATCH_ITEMS = 64  # ome-asp answers the items this many at a time, one world each
@@ -71,6 +73,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="time allowed per answer (default %(default)s)")
     parser.add_argument("--max-counterexamples", type=int, default=10, metavar="K",
                         help="shrink and write at most K disagreements; the others are counted (default %(default)s)")
+    batch.add_jobs_flag(parser, "compute ome-asp's answers")
     parser.set_defaults(run=run)
     return parser
 
@@ -493,12 +496,19 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         items, skipped = corpus_items(args.corpus, args.profile)
         if not items:
             raise InputError(f"no case under {args.corpus} that an implementation can answer")
+    # ome-asp's answers to the items, BATCH_ITEMS at a time as worlds of one
+    # grounding, the batches in -j processes; before CMD starts, so no worker
+    # holds its pipes open
+    starts = range(0, len(items), BATCH_ITEMS)
+    jobs = min(args.jobs or batch.default_jobs(), len(starts))
+    if jobs > 1:
+        worlds.compile_all()  # once, before the fork: every worker inherits it
+    answers = [answer for answered in batch.run(
+        lambda start: cases.answers([_explain_request(item.documents, item) for item in items[start:start + BATCH_ITEMS]]),
+        list(starts), jobs) for answer in answered]
     impl = Implementation(args.impl, args.batch, args.timeout)
     disagreements = 0
     written: dict[str, Path] = {}  # shrunk case -> its directory
-    # ome-asp's answers to the items, BATCH_ITEMS at a time as worlds of one grounding
-    answers = (answer for start in range(0, len(items), BATCH_ITEMS) for answer in cases.answers([
-        _explain_request(item.documents, item) for item in items[start:start + BATCH_ITEMS]]))
     try:
         for item, answer in zip(items, answers):
             ours, raw, theirs, found = examine(item, impl, ours=answer)

@@ -1,6 +1,6 @@
 """`ome-asp gen`: write random conformance cases whose expectations ome-asp computes.
 
-    ome-asp gen --count N --seed S -o DIR [--profile P]
+    ome-asp gen --count N --seed S -o DIR [--profile P] [-j N]
 
 Case i is the cluster and query that `ome_asp.testing.builders.cluster` builds
 from `random.Random("S:i")` (the same builders the Hypothesis strategies of
@@ -10,7 +10,8 @@ for an InferenceService query and `admit` when a runtime is denied; its
 `rules` are the spec rule ids the answers show were exercised
 (`exercised_rules`). The output passes `ome-asp check DIR`. Cases are
 answered BATCH_CASES at a time, each batch's cases grounded together as
-worlds (ome_asp/solver/worlds.py).
+worlds (ome_asp/solver/worlds.py), the batches in `-j N` processes (default:
+the cores gen may use; the output is the same for every N).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from __future__ import annotations
 import argparse
 import re
 from collections import Counter
-from itertools import count
 from pathlib import Path
 from typing import TextIO
 
+from ome_asp.commands import batch
 from ome_asp.conformance import cases
 from ome_asp.errors import Exit, UsageError
+from ome_asp.solver import worlds
 from ome_asp.testing.builders import RandomChooser, cluster
 
 BATCH_CASES = 64
@@ -41,6 +43,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, required=True, metavar="S", help="the seed: the same seed gives the same cases")
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="directory to write the cases into")
     parser.add_argument("--profile", default=cases.DEFAULT_PROFILE, choices=cases.PROFILES, help="the profile of the expectations")
+    batch.add_jobs_flag(parser, "answer the cases")
     parser.set_defaults(run=run)
     return parser
 
@@ -82,9 +85,18 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if args.count < 1:
         raise UsageError("--count must be at least 1")
     counts: Counter = Counter()
-    for start in range(0, args.count, BATCH_CASES):
+
+    def built(start: int) -> list[tuple[list[dict], dict, dict]]:
+        """(documents, case.yaml, expected.yaml) of the cases from `start` on, one batch."""
         generated = [generate(args.seed, index) for index in range(start, min(start + BATCH_CASES, args.count))]
-        for index, (documents, _), (spec, answers) in zip(count(start), generated, build_cases(generated, args.profile)):
+        return [(documents, *case) for (documents, _), case in zip(generated, build_cases(generated, args.profile))]
+
+    starts = range(0, args.count, BATCH_CASES)
+    jobs = min(args.jobs or batch.default_jobs(), len(starts))
+    if jobs > 1:
+        worlds.compile_all()  # once, before the fork: every worker inherits it
+    for start, cases_built in zip(starts, batch.run(built, list(starts), jobs)):
+        for index, (documents, spec, answers) in enumerate(cases_built, start):
             counts.update(spec["rules"])
             cases.write(Path(args.output) / f"gen-{args.seed}-{index:04d}", spec, documents, answers)
     print(f"wrote {args.count} cases to {args.output} (seed {args.seed}, profile {args.profile})", file=stdout)
