@@ -11,7 +11,8 @@ import tempfile
 import pytest
 import yaml
 from conftest import FIXTURES, GOLDEN, run_cli
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from manifests import entry, model, runtime, write
 
 from ome_asp.commands.select_runtime import Selection
@@ -20,7 +21,7 @@ from ome_asp.input import profiles
 from ome_asp.input.loader import load
 from ome_asp.solver import engine, programs
 from ome_asp.solver.facts import Query, build_facts
-from ome_asp.testing import strategies
+from ome_asp.testing import builders, strategies
 
 WORKED = str(FIXTURES / "worked-example")
 EXPLICIT_14_3 = str(FIXTURES / "examples" / "14.3-deployment-mode-explicit")
@@ -479,21 +480,34 @@ def test_O5_X1_outcome_agrees_with_explain(case):
     assert {a.symbol.name for a in ctl.symbolic_atoms if not a.is_fact} <= USED_DEPENDENT
 
 
+@st.composite
+def batches(draw):
+    """The documents of strategies.clusters() with two or more InferenceServices
+    (clusters() draws 0-2; a batch of fewer has nothing to agree on), the
+    added ones at random places among the documents."""
+    documents, _ = draw(strategies.clusters())
+    model_names = tuple(sorted({d["metadata"]["name"] for d in documents if d["kind"] in ("BaseModel", "ClusterBaseModel")}))
+    taken = {(d["metadata"].get("namespace", "default"), d["metadata"]["name"]) for d in documents if d["kind"] == "InferenceService"}
+    free = [(namespace, name) for namespace in builders.NAMESPACES for name in builders.ISVC_NAMES if (namespace, name) not in taken]
+    for namespace, name in draw(st.lists(st.sampled_from(free), min_size=2 - len(taken), max_size=2 - len(taken), unique=True)):
+        service = draw(strategies.inference_services(name=name, namespace=namespace, model_names=model_names))
+        documents.insert(draw(st.integers(0, len(documents))), service)
+    return documents
+
+
 @pytest.mark.parametrize("profile", profiles.PROFILES.values(), ids=profiles.PROFILES)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=strategies.clusters())
-def test_O5_select_all_agrees_with_one_query_select(profile, case):
+@given(documents=batches())
+def test_O5_select_all_agrees_with_one_query_select(profile, documents):
     """--all grounds every InferenceService at once (winner.lp, no search; under
     code-v0.1.5 with the Go order's winners pinned); each gets the report that
     the one-query #minimize optimum (or Go order) gives."""
-    documents, _ = case
     try:
         cluster = cluster_of(documents, profile)
-    except InputError:  # a cluster this profile's schema does not accept
-        return
+    except InputError:  # a cluster this profile's schema does not accept (about 1 in 20 under v1.2.2)
+        assume(False)
     queries = [Query(i.namespace, isvc=i.name) for i in cluster.inference_services]
-    if not queries:
-        return
+    assert len(queries) >= 2
     batch = engine.solve(build_facts(cluster, queries), len(queries), outcome=True)
     for number, query in enumerate(queries, 1):
         single = engine.solve(build_facts(cluster, [query]), 1, outcome=True).queries[1]

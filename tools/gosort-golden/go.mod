@@ -1,0 +1,3 @@
+module gosortgolden
+
+go 1.25
