@@ -129,9 +129,15 @@ def quoted(text: str) -> str:
     return str(clingo.String(text))
 
 
+_CONSTANTS: dict[str, Term] = {}  # the encoding's names: a few dozen, made once
+
+
 def const(name: str) -> Term:
     """One of the encoding's own constants (engine, format, true, ...)."""
-    return Term(name)
+    made = _CONSTANTS.get(name)
+    if made is None:
+        made = _CONSTANTS[name] = Term(name)
+    return made
 
 
 def term(name: str, *args) -> Term:
@@ -237,8 +243,8 @@ class FactBuilder:
         ranks = _signed_ranks(self._numbers)
         decimals = {k: v if isinstance(v, str) else format_exact(v) for v, k in ranks.items()}
         vals = {v: f"val({k},{quoted(decimals[k])})" for v, k in ranks.items()}
-        lines = {f"{name}({','.join(_text(a, vals) for a in args)}).\n" for name, args in self._facts}
-        lines |= {f"{name}({','.join(_text(a, vals) for a in args)}) :- {condition.text}.\n"
+        lines = {f"{name}({','.join([_text(a, vals) for a in args])}).\n" for name, args in self._facts}
+        lines |= {f"{name}({','.join([_text(a, vals) for a in args])}) :- {condition.text}.\n"
                   for (name, args), condition in self._rules}
         return Facts("".join(sorted(lines)), decimals, self.runtimes, self.signatures, self.entry_names, self.weights,
                      self.profile, self.created)
@@ -294,21 +300,23 @@ def _signed_ranks(numbers: Iterable[Fraction | str]) -> dict[Fraction | str, int
 
 
 def _text(arg, vals: dict[Fraction, str]) -> str:
-    if isinstance(arg, Term):
+    # By exact type, the common ones first: every fact's every argument passes here.
+    kind = type(arg)
+    if kind is Term:
         return arg.text
-    if isinstance(arg, str):
+    if kind is str:
         return quoted(arg)
-    if isinstance(arg, bool):  # a bool is an int to Python, never to us
-        raise TypeError("booleans are constants (true/false) in facts")
-    if isinstance(arg, int):
+    if kind is int:  # not a bool: a bool is an int to Python, never to us
         if not INT32_MIN <= arg <= INT32_MAX:
             raise OverflowError(f"{arg} does not fit a clingo integer; pass it as an exact number")
         return str(arg)
-    if isinstance(arg, Exact):
+    if kind is Exact:
         return vals[arg.value]
-    if isinstance(arg, tuple):
-        inner = ",".join(_text(a, vals) for a in arg)
+    if kind is tuple:
+        inner = ",".join([_text(a, vals) for a in arg])
         return f"({inner},)" if len(arg) == 1 else f"({inner})"
+    if kind is bool:
+        raise TypeError("booleans are constants (true/false) in facts")
     raise TypeError(f"cannot turn {arg!r} into a clingo term")
 
 
@@ -584,8 +592,9 @@ class EntryTables:
         self._weights: dict[tuple, Term] = {}
 
     def signature(self, entry: Entry) -> Term:
-        key = (entry.model_format, entry.model_framework, entry.architecture, entry.quantization, _pipeline_key(entry.pipeline))
-        key = (*(ref and dataclasses.replace(ref, weight=None) for ref in key[:2]), *key[2:])
+        # what a side declares, its weight left out (weights() keys that)
+        key = (*(ref and (ref.name, ref.version, ref.operator) for ref in (entry.model_format, entry.model_framework)),
+               entry.architecture, entry.quantization, _pipeline_key(entry.pipeline))
         if key in self._signatures:
             return self._signatures[key]
         s = self._signatures[key] = term("sig", len(self._signatures) + 1)
