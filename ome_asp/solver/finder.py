@@ -201,6 +201,11 @@ class World:
     variant: str | None = None  # raise_winner | add_disabled (of world 1's cluster)
 
 
+# The witness's size: generate.lp's highest levels, highest first (its
+# criterion/2; the fixed order of the fields lies below them).
+SIZE_CRITERIA = ("fewest_objects", "fewest_fields", "smallest_values")
+
+
 @dataclass
 class Witness:
     documents: list[dict]  # the manifests, one dict per object, as they are written
@@ -251,7 +256,7 @@ def program(bounds: Bounds, world_list: list[World], extra_runtime: bool) -> str
     for level, (slot, name) in enumerate(levels, 1):
         fact.criterion(level, term("canonical", Term(slot), const(name)))
     top = len(levels)
-    for offset, name in ((3, "fewest_objects"), (2, "fewest_fields"), (1, "smallest_values")):
+    for offset, name in zip((3, 2, 1), SIZE_CRITERIA):
         fact.criterion(top + offset, const(name))
 
     for f in bounds.fields():
@@ -495,8 +500,7 @@ def witness(chosen: dict[str, dict[str, int]], cost: list[int], bounds: Bounds) 
     if "is(1)" in chosen:
         documents.append(_written({"apiVersion": API_VERSION, "kind": "InferenceService",
                                    "metadata": {"name": ISVC_NAME, "namespace": NAMESPACE}, "spec": {}}, chosen["is(1)"], pools))
-    names = ["fewest_objects", "fewest_fields", "smallest_values"]
-    return Witness(documents, extra, list(zip(names, cost[:3])))
+    return Witness(documents, extra, list(zip(SIZE_CRITERIA, cost[:3])))
 
 
 def _value(pools: dict, name: str, position: int):
