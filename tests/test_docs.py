@@ -3,7 +3,7 @@
 Every name of the package's code that the prose mentions must exist, so a
 rename or a move that forgets the docs fails here. The prose read: the
 Markdown of docs/, README.md and encoding/README.md; the comments of
-encoding/**/*.lp; the docstrings and comments of ome_asp/, benchmarks/,
+encoding/**/*.lp; the docstrings and comments of ome_asp/, benchmarks/, tools/,
 scripts/ and tests/. The references recognised, and how each resolves (by
 reading the files and their syntax trees, never by importing them):
 
@@ -46,8 +46,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "ome_asp"
-FOLDERS = ("ome_asp", "encoding", "benchmarks", "scripts", "tests", "docs", "fixtures", "examples")
-EXTENSIONS = ("py", "lp", "md", "json", "yaml", "yml", "png", "toml", "txt", "sh")
+FOLDERS = ("ome_asp", "encoding", "benchmarks", "scripts", "tests", "tools", "docs", "fixtures", "examples")
+EXTENSIONS = ("py", "lp", "md", "json", "yaml", "yml", "png", "toml", "txt", "sh", "go")
 #: First parts of dotted names that are not ome-asp's: the libraries, the
 #: standard modules and the Go and Kubernetes identifiers the prose quotes.
 OUTSIDE = {
@@ -103,7 +103,7 @@ def prose() -> dict[Path, str]:
              for path in [ROOT / "README.md", ROOT / "encoding" / "README.md", *sorted((ROOT / "docs").glob("*.md"))]}
     for path in sorted((ROOT / "encoding").rglob("*.lp")):
         found[path] = "\n".join(_lp_prose(path))
-    for folder in ("ome_asp", "benchmarks", "scripts", "tests"):
+    for folder in ("ome_asp", "benchmarks", "scripts", "tests", "tools"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if path != Path(__file__).resolve():  # its docstring shows stale names on purpose
                 found[path] = "\n".join(_python_prose(path))
@@ -190,7 +190,7 @@ def short_modules() -> set[str]:
 def files_named() -> set[str]:
     """The names of the files a bare `x.py` or `x.lp` may mean."""
     names = set()
-    for folder in ("ome_asp", "encoding", "benchmarks", "scripts", "tests", "examples"):
+    for folder in ("ome_asp", "encoding", "benchmarks", "scripts", "tests", "tools", "examples"):
         names |= {path.name for path in (ROOT / folder).rglob("*") if path.suffix in (".py", ".lp")}
     return names
 
