@@ -238,6 +238,10 @@ def _join(path: str, key: Any) -> str:
     return f"{path}[{quote(key)}]"
 
 
+# The Python type a JSON or YAML reader makes of each JSON type a field may have.
+_PYTHON_TYPES = {"boolean": bool, "integer": int, "string": str, "array": list, "object": dict}
+
+
 def _json_type(value: Any) -> str:
     """The JSON type name Kubernetes uses in schema errors."""
     if value is None:
@@ -439,6 +443,8 @@ class _Object:
 
     def check(self, value: Any, path: str, expected: str, parent: Any, key: Any) -> Any:
         """`value` (at `parent[key]`) itself, which must be of JSON type `expected` (null is not)."""
+        if type(value) is _PYTHON_TYPES[expected] and (expected != "string" or not unrepresentable(value)):
+            return value  # the common case, decided by the exact type alone (a bool is not an int here)
         actual = _json_type(value)
         if actual != expected:
             self.fail(path, f'Invalid value: "{actual}": {path} in body must be of type {expected}: "{actual}"', parent, key)

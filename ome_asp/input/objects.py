@@ -43,6 +43,8 @@ def unrepresentable(text: str) -> str | None:
     command-line argument that is not UTF-8) has no UTF-8 form (D-10)."""
     if "\0" in text:
         return "must not contain a NUL character"
+    if text.isascii():  # most names: no surrogate, nothing to encode
+        return None
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
