@@ -212,6 +212,13 @@ def test_check_without_expected_prints_the_answer(tmp_path):
 @pytest.mark.parametrize("edit, message", [
     (lambda c: c.pop("rules"), "case.yaml: (top): 'rules' is a required property"),
     (lambda c: c.update(check=["explain", "select"]), "answers ['explain'], but case.yaml checks ['explain', 'select']"),
+    # issue 28: flags that read or run what the case's user never named (was: passed to explain)
+    (lambda c: c["query"].update(flags=["--from-cluster", "--kubeconfig", "evil.cfg"]),
+     "case.yaml: query.flags: --from-cluster is not a flag a case may carry (only --with-effective, --ome-namespace, "),
+    (lambda c: c["query"].update(flags=["-f", "/etc/passwd"]), "query.flags: -f is not a flag a case may carry"),
+    (lambda c: c["query"].update(flags=["-k", "."]), "query.flags: -k is not a flag a case may carry"),
+    (lambda c: c["query"].update(flags=["--with-effective=x"]), "query.flags: --with-effective=x is not a flag a case may carry"),
+    (lambda c: c["query"].update(flags=["--ome-namespace"]), "query.flags: --ome-namespace needs a value"),
 ])
 def test_check_malformed_case_is_an_input_error(tmp_path, edit, message):
     case = _copy(tmp_path, "scoring/s7-best-entry-wins")
@@ -282,3 +289,20 @@ def test_every_explain_report_reads_by_the_report_schema(tmp_path):
     assert outcome.code == 4 and reports[-1]["selected"] is None
     for document in reports:
         jsonschema.validate(document, cases.REPORT_SCHEMA)
+
+
+def test_case_flags_allowed_are_the_ones_documented():
+    """One allow-list (cases.CASE_FLAGS), documented in docs/oracle.md, holding the corpus's flags."""
+    oracle = (ROOT / "docs" / "oracle.md").read_text()
+    assert all(f"`{flag}" in oracle.split("### expected.yaml")[0] for flag in cases.CASE_FLAGS)
+    assert all(cases.flags_problem(case.query.get("flags", [])) is None for case in corpus())
+    assert cases.flags_problem(["--ome-namespace=ome-system", "--runtime", "a", "-v"]) is None
+
+
+def test_check_on_a_case_yaml_nested_too_deeply_says_so(tmp_path):
+    """Issue 28: was only "while increasing flow level"."""
+    case = _copy(tmp_path, "scoring/s7-best-entry-wins")
+    (case / "case.yaml").write_text("description: " + "[" * 5000 + "]" * 5000 + "\n")
+    result = run_cli("check", str(tmp_path))
+    assert result.code == 2 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"error: {case / 'case.yaml'}:1:") and "nest" in result.stderr, result.stderr

@@ -242,9 +242,12 @@ def test_I4_E2_input_error_is_one_line(tmp_path):
 
 
 def test_odd_names_stay_names(tmp_path):
+    """Free text (an architecture; object names are DNS-1123, D-86) reaches the solver as a string."""
     name = 'a"). evil(1. %x #show :- \\ \n é'
-    result = run_cli("explain", "--model", "m", "-o", "json", "-f", write(tmp_path, model(), runtime(name)))
-    assert json.loads(result.stdout)["rows"][0]["runtime"] == name
+    documents = [model(modelArchitecture=name), runtime("rt", supportedModelFormats=[entry(modelArchitecture=name)]),
+                 runtime("x", supportedModelFormats=[entry(modelArchitecture="x")])]
+    rows = json.loads(run_cli("explain", "--model", "m", "-o", "json", "-f", write(tmp_path, *documents)).stdout)["rows"]
+    assert rows[0]["compatible"] is True and f"architecture mismatch (model={name}, runtime=x)" in rows[1]["reason"]
 
 
 def test_show_facts_replays_with_plain_clingo(tmp_path):

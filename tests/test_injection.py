@@ -1,9 +1,10 @@
 """No injection: user strings go through the solver and come back exactly as
 given (docs/design.md "Facts"; spec I6: strings are compared exactly).
 
-Every string of a small cluster -- namespace, names, format, framework,
-architecture, quantization, accelerator class (also as an annotation value)
-and an entry name -- is drawn from arbitrary text. The runtime that copies the
+Every free-text string of a small cluster -- format, framework,
+architecture, quantization and an entry name -- is drawn from arbitrary
+text; names (namespace, objects' names, the accelerator class, also as an
+annotation value) from every name Kubernetes allows (DNS-1123, D-86). The runtime that copies the
 model's strings must qualify (so each string reached the solver intact and
 compared equal to itself), and the JSON and YAML reports must carry every
 string byte for byte. NUL is the one character the loader refuses by design
@@ -67,9 +68,15 @@ def cluster(ns, model, fmt, framework, arch, other_arch, quant, accel, entry_nam
     ]
 
 
+#: D-86: metadata.name is a DNS-1123 subdomain, a namespace a DNS-1123 label.
+LABEL = st.from_regex(r"\A[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?\Z")
+SUBDOMAIN = st.lists(LABEL, min_size=1, max_size=4).map(".".join)
+NAMES = {"ns": LABEL, "model": SUBDOMAIN, "accel": SUBDOMAIN, "runtime": SUBDOMAIN, "other": SUBDOMAIN, "isvc": SUBDOMAIN}
+
+
 @st.composite
 def clusters(draw):
-    values = {key: draw(strings()) for key in ("ns", "model", "fmt", "framework", "arch", "quant", "accel", "runtime", "other", "isvc")}
+    values = {key: draw(NAMES.get(key, strings())) for key in ("ns", "model", "fmt", "framework", "arch", "quant", "accel", "runtime", "other", "isvc")}
     values["other_arch"] = draw(strings().filter(lambda s: s != values["arch"]))
     values["entry_name"] = draw(strings(min_size=0))
     return values
@@ -112,7 +119,7 @@ def test_I6_arbitrary_strings_come_back_exactly(tmp_path, values):
 
 def test_I6_yaml_output_keeps_a_nel_character(tmp_path):
     values = {key: key for key in ("ns", "model", "fmt", "framework", "arch", "quant", "accel", "entry_name", "runtime", "other", "isvc")}
-    values |= {"other_arch": "other-arch", "runtime": f"a{NEL}b"}
+    values |= {"other_arch": "other-arch", "fmt": f"a{NEL}b"}
     documents = cluster(**values)
     report = json.loads(explain(tmp_path, documents, values, "json").stdout)
     assert yaml.safe_load(explain(tmp_path, documents, values, "yaml").stdout) == report

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import subprocess
 import sysconfig
 from pathlib import Path
 
@@ -83,14 +84,14 @@ def test_own_isvc_pins_the_runtime_and_patch_output_is_kubectl_patch():
     assert result.code == 0, result.stderr
     assert result.stdout == (
         "# edit set 1 of 1\n"
-        "kubectl patch inferenceservices.ome.io llama-chat -n llama-demo --type=json -p "
-        "'[{\"op\":\"add\",\"path\":\"/spec/runtime\",\"value\":{\"name\":\"srt-llama-small\",\"kind\":\"ClusterServingRuntime\"}}]'\n")
+        "kubectl patch --namespace=llama-demo --type=json -p "
+        "'[{\"op\":\"add\",\"path\":\"/spec/runtime\",\"value\":{\"name\":\"srt-llama-small\",\"kind\":\"ClusterServingRuntime\"}}]' -- inferenceservices.ome.io/llama-chat\n")
     seed = run_cli("steer", *SEED, "--want", "srt-llama-small", "-o", "patch").stdout.splitlines()
     assert seed[1:] == [
-        "kubectl patch clusterservingruntimes.ome.io srt-llama-small --type=json -p "
-        "'[{\"op\":\"add\",\"path\":\"/spec/supportedModelFormats/0/priority\",\"value\":4}]'",
-        "kubectl patch servingruntimes.ome.io team-llama -n llama-demo --type=json -p "
-        "'[{\"op\":\"add\",\"path\":\"/spec/disabled\",\"value\":true}]'"]
+        "kubectl patch --type=json -p "
+        "'[{\"op\":\"add\",\"path\":\"/spec/supportedModelFormats/0/priority\",\"value\":4}]' -- clusterservingruntimes.ome.io/srt-llama-small",
+        "kubectl patch --namespace=llama-demo --type=json -p "
+        "'[{\"op\":\"add\",\"path\":\"/spec/disabled\",\"value\":true}]' -- servingruntimes.ome.io/team-llama"]
     assert run_cli("steer", *SEED, "--want", "srt-llama-small", "--own", "isvc").stderr == (
         "error: --own isvc needs --isvc: the edits are the InferenceService's\n")
 
@@ -216,8 +217,8 @@ def test_a_version_mismatch_is_steered_by_a_one_line_version_edit(tmp_path):
             "  1. ClusterServingRuntime b: spec.supportedModelFormats[0].modelFormat.version: 1.0.0 → 1.1.0\n") in result.stdout
     assert run_cli("steer", "--model", "m", "-f", path, "--want", "b", "-o", "patch").stdout == (
         "# edit set 1 of 1\n"
-        "kubectl patch clusterservingruntimes.ome.io b --type=json -p "
-        "'[{\"op\":\"add\",\"path\":\"/spec/supportedModelFormats/0/modelFormat/version\",\"value\":\"1.1.0\"}]'\n")
+        "kubectl patch --type=json -p "
+        "'[{\"op\":\"add\",\"path\":\"/spec/supportedModelFormats/0/modelFormat/version\",\"value\":\"1.1.0\"}]' -- clusterservingruntimes.ome.io/b\n")
 
 
 def test_an_operator_mismatch_is_steered_by_a_one_line_operator_edit(tmp_path):
@@ -237,8 +238,8 @@ def test_an_operator_mismatch_is_steered_by_a_one_line_operator_edit(tmp_path):
         assert (edit["path"], edit["from"]) == ("spec.supportedModelFormats[0].modelFormat.operator", "GreaterThan")
         assert edit_set["selectedAfter"]["name"] == "b"
     patch = run_cli("steer", "--model", "m", "-f", path, "--want", "b", "-o", "patch").stdout
-    assert ("kubectl patch clusterservingruntimes.ome.io b --type=json -p "
-            "'[{\"op\":\"add\",\"path\":\"/spec/supportedModelFormats/0/modelFormat/operator\",\"value\":\"Equal\"}]'\n") in patch
+    assert ("kubectl patch --type=json -p "
+            "'[{\"op\":\"add\",\"path\":\"/spec/supportedModelFormats/0/modelFormat/operator\",\"value\":\"Equal\"}]' -- clusterservingruntimes.ome.io/b\n") in patch
 
 
 def test_version_and_operator_edits_combine_on_one_side(tmp_path):
@@ -277,8 +278,8 @@ def test_an_accelerator_class_is_steered_by_the_inference_services_request(tmp_p
         assert result.code == 0 and f"Edit set 1 of 1 (1 edit):\n  1. {edit}\n" in result.stdout, result.stdout
     assert run_cli("steer", *target, "-o", "patch").stdout == (
         "# edit set 1 of 1\n"
-        "kubectl patch inferenceservices.ome.io chat -n default --type=merge -p "
-        "'{\"metadata\":{\"annotations\":{\"ome.io/accelerator-class\":\"nvidia-h100\"}}}'\n")
+        "kubectl patch --namespace=default --type=merge -p "
+        "'{\"metadata\":{\"annotations\":{\"ome.io/accelerator-class\":\"nvidia-h100\"}}}' -- inferenceservices.ome.io/chat\n")
     result = run_cli("steer", *target, "--own", "runtime")
     assert result.code == 1
     assert f"only the InferenceService's accelerator class helps (--own isvc or all): {edit}\n" in result.stdout
@@ -305,8 +306,8 @@ def test_a_deployment_mode_is_steered_by_the_engine_annotation(tmp_path):
         "object": {"kind": "InferenceService", "namespace": "default", "name": "chat"}, "type": "merge",
         "patch": {"spec": {"engine": {"annotations": {"ome.io/deploymentMode": "MultiNode"}}}}}]
     assert run_cli("steer", *target, "-o", "patch").stdout.splitlines()[1] == (
-        "kubectl patch inferenceservices.ome.io chat -n default --type=merge -p "
-        "'{\"spec\":{\"engine\":{\"annotations\":{\"ome.io/deploymentMode\":\"MultiNode\"}}}}'")
+        "kubectl patch --namespace=default --type=merge -p "
+        "'{\"spec\":{\"engine\":{\"annotations\":{\"ome.io/deploymentMode\":\"MultiNode\"}}}}' -- inferenceservices.ome.io/chat")
     assert "only the InferenceService's deployment-mode annotation helps (--own isvc or all)" in run_cli(
         "steer", *target, "--own", "runtime").stdout
 
@@ -426,14 +427,15 @@ def test_patch_commands_run_by_the_real_kubectl_make_the_runtime_win(tmp_path, m
     assert first, lines
     kinds = {resource: kind for kind, resource in steer.RESOURCES.items()}
     for command in map(shlex.split, first):
-        resource, name = command[2], command[3]
-        namespace = command[command.index("-n") + 1] if "-n" in command else None
+        assert command[-2] == "--"
+        resource, name = command[-1].split("/")
+        namespace = next((c.partition("=")[2] for c in command if c.startswith("--namespace=")), None)
         kind = kinds[resource]
         (index,) = [i for i, d in enumerate(documents) if d["kind"] == kind and d["metadata"]["name"] == name
                     and d["metadata"].get("namespace") == namespace]
         manifest = tmp_path / "object.yaml"
         manifest.write_text(yaml.safe_dump(documents[index]))
-        options = command[command.index("--type=json") if "--type=json" in command else command.index("--type=merge"):]
+        options = command[command.index("--type=json") if "--type=json" in command else command.index("--type=merge"):-2]
         done = subprocess.run([str(KUBECTL_BIN / "kubectl"), "patch", "--local", "-f", str(manifest), *options,
                                "-o", "json"], capture_output=True, text=True, timeout=60, check=False)
         assert done.returncode == 0, done.stderr
@@ -559,3 +561,29 @@ def test_no_smaller_edit_set_exists(case, pick):
         for edits in itertools.combinations(result.candidates, smaller):
             if compatible(edits):
                 assert not wins(cluster, q, want, edits), [e.describe() for e in edits]
+
+
+def test_issue28_every_printed_patch_command_reaches_kubectl_as_meant(tmp_path):
+    """Each `-o patch` line, run by a shell against a fake kubectl that records
+    its argv: `patch`, flags in `--flag=value` form or a JSON patch after -p,
+    then `--` and KIND/NAME (was: `kubectl patch RESOURCE NAME -n NS …`, where
+    a name read as a flag)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "kubectl").write_text(f'#!/bin/sh\nprintf "%s\\0" "$@" >> {tmp_path / "argv"}\nprintf "\\n" >> {tmp_path / "argv"}\n')
+    (bin_dir / "kubectl").chmod(0o755)
+    lines = [line for argv in (("--isvc", "llama-chat", "-n", "llama-demo", "-f", WORKED, "--want", "srt-llama-small", "--own", "isvc"),
+                               (*SEED, "--want", "srt-llama-small"))
+             for line in run_cli("steer", *argv, "-o", "patch").stdout.splitlines() if not line.startswith("#")]
+    assert len(lines) == 3
+    subprocess.run(["sh", "-c", "\n".join(lines)], env={"PATH": f"{bin_dir}:/usr/bin:/bin"}, check=True)
+    calls = [call.rstrip("\0").split("\0") for call in (tmp_path / "argv").read_text().split("\n") if call]
+    assert calls == [
+        ["patch", "--namespace=llama-demo", "--type=json", "-p",
+         '[{"op":"add","path":"/spec/runtime","value":{"name":"srt-llama-small","kind":"ClusterServingRuntime"}}]',
+         "--", "inferenceservices.ome.io/llama-chat"],
+        ["patch", "--type=json", "-p", '[{"op":"add","path":"/spec/supportedModelFormats/0/priority","value":4}]',
+         "--", "clusterservingruntimes.ome.io/srt-llama-small"],
+        ["patch", "--namespace=llama-demo", "--type=json", "-p", '[{"op":"add","path":"/spec/disabled","value":true}]',
+         "--", "servingruntimes.ome.io/team-llama"],
+    ]

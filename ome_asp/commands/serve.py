@@ -292,8 +292,7 @@ def serve(
                 request = parse_request(number, line, max_bytes)
             except OmeAspError as error:
                 request = str(error)
-            if request is not None:
-                requests.append(request)
+            requests.append(request)
         with gc_paused():
             return [answer_line(response) for response in respond_all(requests, oracle, default)]
 
@@ -314,7 +313,7 @@ def serve(
 def read_ahead(
     stdin: BinaryIO, max_lines: int = BATCH_LINES, max_bytes: int = BATCH_BYTES, max_line: int = MAX_INPUT_BYTES
 ) -> Iterator[list[tuple[int, bytes | None]]]:
-    """Batches of (line number, line) of the non-blank lines: each time, every
+    """Batches of (line number, line) of the lines: each time, every
     complete line already buffered, within the bounds. Waits for input only
     when no complete line is buffered, so a client sending one line at a time
     gets each answer before it sends the next. A line longer than `max_line`
@@ -328,7 +327,8 @@ def read_ahead(
         chunk = stdin.read1(max_bytes)  # what has arrived, waiting only when nothing has
         lines: list[bytes | None]
         if not chunk:
-            lines = [None] if overlong else [b"".join(tail)] if tail else []
+            # the end of the last line; nothing after its newline is no line
+            lines = [None] if overlong else [b"".join(tail)] if tail_size else []
         else:
             *lines, last = chunk.split(b"\n")
             if lines:
@@ -346,8 +346,6 @@ def read_ahead(
             number += 1
             if line is not None and len(line) > max_line:
                 line = None
-            if line is not None and not line.strip():
-                continue
             if batch and (len(batch) == max_lines or size + len(line or b"") > max_bytes):
                 yield batch
                 batch, size = [], 0
@@ -359,9 +357,9 @@ def read_ahead(
             return
 
 
-def parse_request(number: int, line: bytes | None, max_bytes: int) -> dict | None:
-    """The request of input line `number` (None for a blank line); an
-    OmeAspError naming the line when it is not a JSON object in UTF-8 within
+def parse_request(number: int, line: bytes | None, max_bytes: int) -> dict:
+    """The request of input line `number`; an OmeAspError naming the line
+    when it is not a JSON object in UTF-8 within
     the limit. JSON's own extensions NaN, Infinity and numbers beyond a double
     are refused: they could not be echoed as JSON."""
     if line is None:
@@ -372,8 +370,8 @@ def parse_request(number: int, line: bytes | None, max_bytes: int) -> dict | Non
         text = line.decode("utf-8")
     except UnicodeDecodeError as error:
         raise OmeAspError(f"line {number}: not valid UTF-8: byte 0x{line[error.start]:02x} at byte {error.start + 1}") from None
-    if not text.strip():
-        return None
+    if not text.strip():  # a line like any other: answered, as docs/oracle.md says (issue 28)
+        raise OmeAspError(f"line {number}: not a JSON request: a blank line")
     try:
         request = json.loads(text, parse_constant=_not_json, parse_float=_finite)
     except RecursionError:

@@ -717,9 +717,11 @@ def render_patch(result: SteerResult) -> str:
     for number, edit_set in enumerate(result.edit_sets, 1):
         lines.append(f"# edit set {number} of {len(result.edit_sets)}" + ("" if edit_set.edits else ": no edit is needed"))
         for obj, (kind, patch) in _patches(edit_set).items():
-            namespace = ["-n", obj.namespace] if obj.namespace is not None else []
-            lines.append(shlex.join(["kubectl", "patch", RESOURCES[obj.kind], obj.name, *namespace, f"--type={kind}",
-                                     "-p", json.dumps(patch, separators=(",", ":"))]))
+            # Nothing user-derived where kubectl reads a flag (issue 28): the
+            # namespace inside --namespace=, the object after `--`.
+            namespace = [f"--namespace={obj.namespace}"] if obj.namespace is not None else []
+            lines.append(shlex.join(["kubectl", "patch", *namespace, f"--type={kind}",
+                                     "-p", json.dumps(patch, separators=(",", ":")), "--", f"{RESOURCES[obj.kind]}/{obj.name}"]))
     return "\n".join(lines) + "\n"
 
 
@@ -733,11 +735,11 @@ def win_notes(answer: QueryAnswer, want: RuntimeRef) -> list[str]:
     if after is not None and after.namespaced == want.namespaced:
         other = answer.verdicts[after]
         if (other.score, other.distance) == (verdict.score, verdict.distance):
-            notes.append(f"{want.name} comes before {after.name} on the name tie-break alone (O4): the same score "
+            notes.append(f"{shown_name(want.name)} comes before {shown_name(after.name)} on the name tie-break alone (O4): the same score "
                          f"{verdict.score} and distance; a rename would change the winner")
     readings = {reading for _, _, *sides in verdict.scoring for reading in sides}
     if readings & {"ten", "five"}:
-        notes.append(f"{want.name}'s score {verdict.score} counts a stored weight of 0 as "
+        notes.append(f"{shown_name(want.name)}'s score {verdict.score} counts a stored weight of 0 as "
                      + " and ".join(t for r, t in (("ten", "10 (format)"), ("five", "5 (framework)")) if r in readings)
                      + " (S3): setting a weight of 1 would lower it")
     return notes

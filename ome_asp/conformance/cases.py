@@ -33,11 +33,10 @@ from pathlib import Path
 import yaml
 
 from ome_asp.errors import InputError, OutputError
-from ome_asp.input.documents import shown
+from ome_asp.input.documents import decode, documents, shown
 from ome_asp.render import report
 
 CASE_FILE, MANIFESTS_FILE, EXPECTED_FILE = "case.yaml", "manifests.yaml", "expected.yaml"
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, where installed: several times faster
 DEFAULT_PROFILE = "v1.3"
 PROFILES = ("v1.3", "v1.2.2", "code-v0.1.5")
 COMMANDS = ("explain", "select", "admit")
@@ -271,10 +270,39 @@ def find(paths: list[str]) -> list[tuple[Path, str]]:
     return found
 
 
+#: The explain flags a case's query.flags may carry, each with how many values
+#: it takes (docs/oracle.md). Only flags that change what explain answers about
+#: the case's own manifests: a case is data, and a flag that reads input
+#: (-f, -k, --from-cluster, --kubeconfig) or writes output would let a case
+#: read or run what its user never named (issue 28). `check` runs them; `diff`
+#: skips cases with flags (its implementations answer JSON requests).
+CASE_FLAGS = {"--with-effective": 0, "--ome-namespace": 1, "--runtime": 1, "--strict": 0, "-v": 0, "--verbose": 0}
+
+
+def flags_problem(flags: list[str]) -> str | None:
+    """Why `flags` are not a case's query.flags (CASE_FLAGS), or None."""
+    index = 0
+    while index < len(flags):
+        flag, equals, _ = flags[index].partition("=")
+        takes = CASE_FLAGS.get(flag)
+        if takes is None or (equals and takes != 1):
+            return (f"query.flags: {shown(flags[index])} is not a flag a case may carry "
+                    f"(only {', '.join(CASE_FLAGS)}; docs/oracle.md)")
+        if takes and not equals:
+            if index + 1 == len(flags):
+                return f"query.flags: {flag} needs a value"
+            index += 1
+        index += 1
+    return None
+
+
 def load_case(directory: Path, name: str | None = None) -> Case:
     """Read and validate one case; a malformed case is an InputError naming the file."""
     spec = _read_yaml(directory / CASE_FILE)
     _check(directory / CASE_FILE, spec, CASE_SCHEMA)
+    problem = flags_problem(spec["query"].get("flags", []))
+    if problem is not None:
+        raise InputError(f"{directory / CASE_FILE}: {problem}")
     manifests_path = directory / MANIFESTS_FILE
     if not manifests_path.is_file():
         raise InputError(f"{manifests_path}: missing")
@@ -288,10 +316,17 @@ def load_case(directory: Path, name: str | None = None) -> Case:
 
 
 def _read_yaml(path: Path):
+    """The file's one YAML document, read as a manifest is (its messages,
+    too deep a nesting and alias bombs included, issue 28)."""
+    label = shown(str(path), cut=False)
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-        raise InputError(f"{path}: {str(error).splitlines()[0] if str(error) else type(error).__name__}") from None
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"{label}: {error.strerror}") from None
+    found = [document.content for document in documents(label, decode(label, data))]
+    if len(found) > 1:
+        raise InputError(f"{label}: expected one YAML document, found {len(found)}")
+    return found[0] if found else None
 
 
 def _check(path: Path, value, schema: dict) -> None:

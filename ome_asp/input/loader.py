@@ -114,6 +114,17 @@ ACCELERATOR_REQUIREMENT_KEYS = (
 )
 
 
+#: Names as the API server validates them (D-86): an object's name is a
+#: DNS-1123 subdomain, a namespace a DNS-1123 label. No other name exists in a
+#: cluster, and none of them can be read as a flag or a shell word.
+_DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+_DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+DNS_SUBDOMAIN_RULE = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                      "and must start and end with an alphanumeric character, at most 253 characters")
+DNS_LABEL_RULE = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+                  "and must start and end with an alphanumeric character, at most 63 characters")
+
+
 def load(
     paths: list[str], stdin: IO[Any] | None = None, strict: bool = False, max_bytes: int = MAX_INPUT_BYTES,
     profile: Profile = V1_3, sources: list[tuple[str, bytes]] = (),
@@ -320,10 +331,15 @@ class _Reader:
         name = obj.get(metadata, "metadata", "name", "string")
         if not name:
             obj.fail("metadata.name", "Required value", metadata, "name")
+        if not _DNS_SUBDOMAIN.fullmatch(name) or len(name) > 253:
+            obj.fail("metadata.name", f"Invalid value: {quote(name)}: {DNS_SUBDOMAIN_RULE}", metadata, "name")
         obj.name = name
         if kind in NAMESPACED_KINDS:
             # An empty namespace is unset for the API server too (OQ-22).
             obj.namespace = obj.get(metadata, "metadata", "namespace", "string") or DEFAULT_NAMESPACE
+            if not _DNS_LABEL.fullmatch(obj.namespace) or len(obj.namespace) > 63:
+                obj.fail("metadata.namespace", f"Invalid value: {quote(obj.namespace)}: {DNS_LABEL_RULE}",
+                         metadata, "namespace")
         api_version = obj.get(content, "", "apiVersion", "string")
         if not api_version:
             obj.fail("apiVersion", "Required value", content, "apiVersion")
