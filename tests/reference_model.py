@@ -606,9 +606,15 @@ def reference_report(documents: list[dict], namespace: str, model: str | None = 
     On an E4 target error: ``{"error": "<message>"}`` (the CLI prints ``error: <message>``);
     on v1.2.2's Z3 outcome ``{"error": "outcome unsupported-input: <runtime>: ..."}``.
     """
+    return cluster_report(Cluster(documents), namespace, model, isvc, profile)
+
+
+def cluster_report(cluster: Cluster, namespace: str, model: str | None = None,
+                   isvc: str | None = None, profile: str = PROFILE) -> dict:
+    """reference_report of a Cluster already built (benchmarks/run.py: one
+    Cluster for every model of a batch, as the engine loads once)."""
     if (model is None) == (isvc is None):
         raise ValueError("exactly one of model or isvc is required")
-    cluster = Cluster(documents)
 
     # E4 / M1: resolve the target.
     isvc_doc = None
