@@ -4,6 +4,8 @@ protocol, with bugs you can plant, to see `diff` find and shrink them.
 
     ome-asp diff --impl 'python examples/toy_impl.py' --generate 50 --seed 1 --batch
     ome-asp diff --impl 'python examples/toy_impl.py --bug namespaced-first' --generate 50 --seed 1 --batch
+    ome-asp diff --impl 'python examples/toy_impl.py --bug namespaced-first' --batch --exhaustive \
+        --pool formats=f --pool runtime_names=a    # every cluster of a bound, smallest first (docs/oracle.md)
 
 It answers with the independent reference model of the test suite
 (tests/reference_model.py, written from spec.md alone), so without `--bug`

@@ -64,6 +64,9 @@ def add_parser(commands) -> argparse.ArgumentParser:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--corpus", metavar="DIR", help="run the cases under DIR (recursively)")
     source.add_argument("--generate", type=int, metavar="N", help="run N generated cases (with --seed, as `ome-asp gen`)")
+    source.add_argument("--exhaustive", action="store_true",
+                        help="run every cluster within find's bounds, up to renaming, smallest first (docs/oracle.md; "
+                        "ome_asp/conformance/exhaustive.py registers its flags and runs it)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="the seed of --generate (default %(default)s)")
     parser.add_argument("--profile", choices=cases.PROFILES, default=None,
                         help=f"the profile to compare under (default {cases.DEFAULT_PROFILE}); with --corpus, only the cases of that profile")
@@ -168,7 +171,43 @@ class Implementation:
     def ask(self, message: dict) -> dict:
         self.calls += 1
         line = (json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8")
-        data = self._batch(line) if self.batch else self._once(line)
+        return self._parse(self._batch(line) if self.batch else self._once(line), message)
+
+    def ask_all(self, messages: list[dict]) -> list[dict | ImplementationError]:
+        """Each message's answer, or why there is none. In batch mode the
+        requests are pipelined -- all written (by a thread) before the answers
+        are read in order, each within the timeout -- so an implementation
+        that reads ahead (serve) answers them together; after a missing
+        answer the rest are asked one at a time."""
+        if not self.batch or not messages:
+            return [self._tried(m) for m in messages]
+        if self.process is None or self.process.poll() is not None:
+            self._start()
+        self.calls += len(messages)
+        data = b"".join((json.dumps(m, ensure_ascii=False) + "\n").encode("utf-8") for m in messages)
+        threading.Thread(target=self._write, args=(self.process, data, False), daemon=True).start()
+        answers: list[dict | ImplementationError] = []
+        for message in messages:
+            try:
+                line = self.lines.get(timeout=self.timeout)
+            except queue.Empty:
+                line = None
+            if line is None:
+                self.close(kill=True)
+                break
+            try:
+                answers.append(self._parse(line, message))
+            except ImplementationError as error:
+                answers.append(error)
+        return answers + [self._tried(m) for m in messages[len(answers):]]
+
+    def _tried(self, message: dict) -> dict | ImplementationError:
+        try:
+            return self.ask(message)
+        except ImplementationError as error:
+            return error
+
+    def _parse(self, data: bytes, message: dict) -> dict:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -444,13 +483,18 @@ def examine(item: Item, impl: Implementation, documents: list | None = None, our
     """(ome-asp's answer, unless given, the implementation's raw and normalized answers, differences)."""
     documents = item.documents if documents is None else documents
     ours = oracle(documents, item) if ours is None else ours
+    return (ours, *judged(item, ours, impl._tried(request(item, documents))))
+
+
+def judged(item: Item, ours: dict, raw: dict | ImplementationError) -> tuple[dict, dict, list[str]]:
+    """(the implementation's raw and normalized answers, the differences from ome-asp's)."""
     try:
-        raw = impl.ask(request(item, documents))
+        if isinstance(raw, ImplementationError):
+            raise raw
         theirs = normalize(raw, item.query["namespace"])
     except ImplementationError as error:
-        raw, theirs = {}, {"error": f"implementation failed: {error}"}
-        return ours, raw, theirs, [f"the implementation failed: {error}"]
-    return ours, raw, theirs, compare(ours, theirs)
+        return {}, {"error": f"implementation failed: {error}"}, [f"the implementation failed: {error}"]
+    return raw, theirs, compare(ours, theirs)
 
 
 def minimize(item: Item, impl: Implementation, ours: dict) -> Disagreement:

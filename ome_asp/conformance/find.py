@@ -274,13 +274,14 @@ def _where(path: str | None) -> Path | None:
     return where
 
 
-def bounds_of(args) -> finder.Bounds:
+def bounds_of(args, defaults: dict = finder.DEFAULT_POOLS) -> finder.Bounds:
+    """The bounds of add_bounds_flags' flags, on the `defaults` pools."""
     if args.runtimes is None:
-        prop = PROPERTIES.get(args.property) if args.property is not None else None
+        prop = PROPERTIES.get(args.property) if getattr(args, "property", None) is not None else None
         args.runtimes = prop.runtimes if prop is not None else finder.Bounds.runtimes
     if args.runtimes < 1 or args.entries < 1 or args.models < 1:
         raise UsageError("--runtimes, --entries and --models must be at least 1")
-    pools = dict(finder.DEFAULT_POOLS)
+    pools = dict(defaults)
     for text in args.pool:
         name, _, values = text.partition("=")
         kind = finder.POOL_TYPES.get(name)
@@ -549,9 +550,18 @@ def add_parser(commands) -> None:
     parser.add_argument("--where", metavar="FILE.lp", help="your own condition: constraints over the shown atoms of a world")
     parser.add_argument("--encoding", metavar="DIR",
                         help="the encoding the worlds run (default: ome-asp's encoding/); --differ-encoding compares it with DIR")
+    add_bounds_flags(parser, f"{finder.Bounds.runtimes}; 1 for adding-disabled-runtime-changes-nothing")
+    parser.add_argument("-o", "--output", choices=("yaml", "json"), default="yaml")
+    parser.add_argument("--out", metavar="DIR", help="also write the witness as a conformance case per side")
+    batch.add_jobs_flag(parser, "decide whether a witness exists", "threads")
+    add_profile_flags(parser)
+    parser.set_defaults(run=run)
+
+
+def add_bounds_flags(parser, runtimes_default: str) -> None:
+    """The bounds and pools flags, find's and `diff --exhaustive`'s (bounds_of reads them)."""
     parser.add_argument("--runtimes", type=int, default=None, metavar="N",
-                        help=f"runtimes per scope, ServingRuntimes and ClusterServingRuntimes (default: {finder.Bounds.runtimes}; "
-                        "1 for adding-disabled-runtime-changes-nothing)")
+                        help=f"runtimes per scope, ServingRuntimes and ClusterServingRuntimes (default: {runtimes_default})")
     parser.add_argument("--entries", type=int, default=finder.Bounds.entries, metavar="N",
                         help="supportedModelFormats entries per runtime (default: %(default)s)")
     parser.add_argument("--models", type=int, default=finder.Bounds.models, metavar="N",
@@ -564,11 +574,6 @@ def add_parser(commands) -> None:
                         help="an AcceleratorClass, runtimes' acceleratorClasses and the InferenceService's request (A, W3)")
     parser.add_argument("--pool", action="append", default=[], metavar="NAME=V1,V2",
                         help="the values a field may take (repeatable; docs/find.md lists the pools)")
-    parser.add_argument("-o", "--output", choices=("yaml", "json"), default="yaml")
-    parser.add_argument("--out", metavar="DIR", help="also write the witness as a conformance case per side")
-    batch.add_jobs_flag(parser, "decide whether a witness exists", "threads")
-    add_profile_flags(parser)
-    parser.set_defaults(run=run)
 
 
 def _searchable(q: Question, bounds: finder.Bounds) -> None:
