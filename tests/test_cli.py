@@ -385,3 +385,16 @@ def test_verbose_shows_the_arithmetic_of_a_zero_score_Q8(tmp_path):
     out = run_cli("explain", "--model", "m", "-f", path, "-v").stdout
     assert ("    score: no entry counts: none both matches the model's format and framework (names and versions) "
             "and has autoSelect other than false (S2)\n") in out and "autoSelect: false" not in out
+
+
+def test_explain_of_files_imports_neither_kubectl_nor_kustomize():
+    """Start-up (issue 26): a run reading -f imports no kubectl runner or
+    kustomize reader (input/sources.py, subprocess): they load only for
+    --from-cluster and -k."""
+    argv = [sys.executable, "-X", "importtime", "-m", "ome_asp", "explain", "--model", "llama-3-2-3b-instruct",
+            "-n", "llama-demo", "-f", str(FIXTURES / "worked-example")]
+    run = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0 and "team-llama" in run.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")}
+    assert "ome_asp.solver.engine" in imported  # the command's own imports (importlib's of the command is not listed)
+    assert not imported & {"ome_asp.input.sources", "subprocess"}

@@ -8,7 +8,7 @@ import re
 from typing import TextIO
 
 from ome_asp.errors import InputError, UsageError
-from ome_asp.input import limits, profiles, sources
+from ome_asp.input import limits, profiles
 from ome_asp.input.loader import load, namespace_warning
 
 
@@ -31,7 +31,7 @@ def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> 
     cluster.add_argument("--kubeconfig", help="kubectl's --kubeconfig")
     cluster.add_argument("--request-timeout", metavar="DURATION", help="kubectl's --request-timeout (e.g. 10s)")
     parser.add_argument(
-        "--kubectl-timeout", type=duration_argument, default=sources.KUBECTL_TIMEOUT_S, metavar="DURATION",
+        "--kubectl-timeout", type=duration_argument, default=limits.KUBECTL_TIMEOUT_S, metavar="DURATION",
         help="end kubectl (--from-cluster, -k) and what it started after DURATION: seconds, or 90s, 2m "
              "(default: %(default)gs)",
     )
@@ -94,13 +94,18 @@ def load_cluster(args, stdin, stderr: TextIO):
         raise UsageError("no input: pass the manifests with -f FILE, -f DIR, -f - (stdin), -k DIR or --from-cluster")
     if not args.from_cluster and (args.context or args.kubeconfig or args.request_timeout):
         raise UsageError("--context, --kubeconfig and --request-timeout need --from-cluster")
-    bounds = sources.Bounds(args.max_input_size, args.kubectl_timeout)
-    inputs = [item for directory in args.kustomize for item in sources.kustomize(directory, bounds)]
-    if args.from_cluster:
-        # a run about every namespace (select --all, explain --all-models) lists them all
-        every = getattr(args, "all", False) or getattr(args, "all_models", False)
-        target = sources.KubectlTarget(args.context, args.kubeconfig, args.request_timeout)
-        inputs.append(sources.kubectl_get(target, None if every else args.namespace, bounds))
+    inputs = []
+    if args.kustomize or args.from_cluster:
+        # kubectl's runner and kustomize's reader, subprocess and all, imported only when asked for (issue 26)
+        from ome_asp.input import sources
+
+        bounds = sources.Bounds(args.max_input_size, args.kubectl_timeout)
+        inputs = [item for directory in args.kustomize for item in sources.kustomize(directory, bounds)]
+        if args.from_cluster:
+            # a run about every namespace (select --all, explain --all-models) lists them all
+            every = getattr(args, "all", False) or getattr(args, "all_models", False)
+            target = sources.KubectlTarget(args.context, args.kubeconfig, args.request_timeout)
+            inputs.append(sources.kubectl_get(target, None if every else args.namespace, bounds))
     cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile,
                    sources=inputs)
     # -n of a command about one namespace (admit has none; --all and --all-models use every one)

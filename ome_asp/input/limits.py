@@ -35,6 +35,10 @@ ALIAS_EXPANSION_FACTOR = 10
 
 #: Solving one explain takes about a second at 1,000 runtimes (docs/design.md).
 SOLVE_TIMEOUT_S = 60.0
+#: How long kubectl may run (--kubectl-timeout): a `get -A` of thousands of
+#: objects takes seconds; a kubectl that hangs (an exec plugin waiting for a
+#: login, a server that accepts and never answers) must not hang ome-asp.
+KUBECTL_TIMEOUT_S = 60.0
 
 _BINARY_SUFFIXES = {"": 1, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30}
 _BYTE_SIZE = re.compile(r"([0-9]+)(Ki|Mi|Gi)?")

@@ -50,7 +50,6 @@ from ome_asp.input.objects import (
 )
 from ome_asp.input.profiles import V1_3, Profile
 from ome_asp.input.sizes import is_go_size, is_size
-from ome_asp.input.sources import KUSTOMIZATION_FILES
 from ome_asp.input.timestamps import parse_rfc3339
 from ome_asp.input.versions import parse_version
 from ome_asp.timing import gc_paused
@@ -68,6 +67,8 @@ RUNTIME_KINDS = (SERVING_RUNTIME, CLUSTER_SERVING_RUNTIME)
 
 #: File names read when a directory is given (like `kubectl apply -f DIR`).
 EXTENSIONS = (".yaml", ".yml", ".json")
+#: The names kustomize reads a kustomization from (-k DIR, input/sources.py; the hint of a kustomization read with -f).
+KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 STDIN = "-"
 KUSTOMIZE_HINT = "; if both files are in a kustomization's directory, read it with -k DIR (kustomize leaves out the files its resources: do not list)"
 STDIN_LABEL = "<stdin>"

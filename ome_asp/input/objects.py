@@ -145,6 +145,8 @@ class Configuration:
 
 @dataclass(frozen=True)
 class Runtime:
+    """A ServingRuntime or ClusterServingRuntime."""
+
     kind: str  # SERVING_RUNTIME or CLUSTER_SERVING_RUNTIME
     namespace: str | None  # None for a ClusterServingRuntime
     name: str
@@ -167,6 +169,8 @@ class Runtime:
 
 @dataclass(frozen=True)
 class Model:
+    """A BaseModel or ClusterBaseModel."""
+
     kind: str  # BASE_MODEL or CLUSTER_BASE_MODEL
     namespace: str | None  # None for a ClusterBaseModel
     name: str
@@ -182,6 +186,8 @@ class Model:
 
 @dataclass(frozen=True)
 class InferenceService:
+    """An InferenceService: the fields selection (X1-X8) and the webhook read."""
+
     namespace: str
     name: str
     source: Source
@@ -209,6 +215,8 @@ class InferenceService:
 
 @dataclass(frozen=True)
 class AcceleratorClass:
+    """An AcceleratorClass: only its name is read (I2, W3)."""
+
     name: str
     source: Source
 

@@ -21,6 +21,8 @@ DEFAULT = "v1.3"
 
 @dataclass(frozen=True)
 class Profile:
+    """One OME version's behaviour: a switch per difference (profiles.md section 1)."""
+
     name: str
     # profiles.md section 1, one attribute per switch
     absent_weight: int  # I3: what an absent modelFormat/modelFramework weight is

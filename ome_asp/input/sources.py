@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 from ome_asp.errors import InputError, UsageError
 from ome_asp.input.documents import decode, documents, shown
-from ome_asp.input.limits import InputBudget, format_byte_size
+from ome_asp.input.limits import KUBECTL_TIMEOUT_S, InputBudget, format_byte_size
+from ome_asp.input.loader import KUSTOMIZATION_FILES
 
 #: The six kinds selection reads, as kubectl names their resources (group-qualified,
 #: so KServe's InferenceService and ServingRuntime are never read instead).
@@ -36,15 +37,10 @@ RESOURCES = (
     "clusterservingruntimes.ome.io", "inferenceservices.ome.io", "acceleratorclasses.ome.io",
 )
 KUBECTL = "kubectl"
-KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 #: kustomization.yaml keys that change no object selection reads (labels only)
 #: or that read it (resources); every other key needs kustomize itself.
 NATIVE_KEYS = frozenset({"apiVersion", "kind", "metadata", "resources", "commonLabels", "labels"})
 
-#: How long kubectl may run (--kubectl-timeout): a `get -A` of thousands of
-#: objects takes seconds; a kubectl that hangs (an exec plugin waiting for a
-#: login, a server that accepts and never answers) must not hang ome-asp.
-KUBECTL_TIMEOUT_S = 60.0
 #: kubectl's stderr kept for the message: its errors are a few lines.
 STDERR_BYTES = 2**16
 _PIECE = 2**16

@@ -15,6 +15,8 @@ _UINT64_DIGITS = len(str(_UINT64_MAX))
 
 @dataclass(frozen=True)
 class Version:
+    """A version string as V1 reads it."""
+
     prefix: bool  # written with a leading lowercase "v"
     precision: int  # how many numbers were written: 1, 2 or 3
     major: int

@@ -42,6 +42,8 @@ def runtime_json(r: RuntimeRef) -> dict:
 
 @dataclass
 class Row:
+    """One row of an explain report: a runtime's verdict and its place in the order."""
+
     verdict: Verdict
     rank: int | None  # 1, 2, ... for Yes rows
     # check -> its message, rendered once: the first failure is both `reason` and in `reasons`

@@ -60,6 +60,8 @@ class Outcome:
 
 @dataclass
 class QueryAnswer:
+    """What the answer set says about one query: its rows, selection, outcome or error."""
+
     error: clingo.Symbol | None = None
     note: clingo.Symbol | None = None
     model: clingo.Symbol | None = None  # bm(NS, Name) or cbm(Name)
@@ -76,6 +78,8 @@ class QueryAnswer:
 
 @dataclass
 class Answer:
+    """A decoded answer set: each query's answer and what holds for the whole run."""
+
     queries: dict[int, QueryAnswer]
     criteria: dict[int, str]  # level -> name, highest level = highest priority
     denied: dict[RuntimeRef, clingo.Symbol]  # runtime -> admission reason
