@@ -150,15 +150,19 @@ def declaration() -> str:
 
 # A fact line of `Facts.program` (facts.py) starts with the predicate's name
 # and its opening parenthesis: the name is ours, never user text, and user
-# strings cannot hold a line break (clingo prints it as \n), so a line start
-# is always a fact's start.
-_FACT_START = re.compile(r"^(\w+)\((\)?)", re.MULTILINE)
+# strings cannot hold a line break (clingo prints it as \n), so a line's first
+# parenthesis is always its fact's. A fact without arguments, `p().`, gets
+# `p(W,).` first, which _NO_ARGUMENTS mends (anchored at a line's start, where
+# no tuple argument can stand).
+_NO_ARGUMENTS = re.compile(r"^(\w+\(\d+),\)", re.MULTILINE)
 
 
 def world_facts(program: str, world: int) -> str:
     """`world(W).` and each fact of `program` (facts.py's text) with `W` first."""
     w = str(int(world))
-    return f"{_GUARD}({w}).\n" + _FACT_START.sub(lambda m: f"{m[1]}({w}{m[2] or ','}", program)
+    # str.replace line by line: several times faster than a regex calling back per fact
+    text = "\n".join([line.replace("(", f"({w},", 1) for line in program.split("\n")])
+    return f"{_GUARD}({w}).\n" + (_NO_ARGUMENTS.sub(r"\1)", text) if ",)" in text else text)
 
 
 def split_worlds(texts: list[str]) -> dict[int, list[str]]:
