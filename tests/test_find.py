@@ -633,6 +633,11 @@ def test_a_witness_that_fails_its_check_is_an_internal_error():
     (["--property", "order-is-total", "--pool", "sizes=abc"], "is not a size v1.3 reads"),
     (["--property", "order-is-total", "--pool", "priorities=0,1"], "at least 1"),
     (["--property", "order-is-total", "--pool", "versions=x"], "not a version"),
+    # issue 28: clingo's integers are 32-bit, arguments that are not UTF-8 (were an OverflowError and a traceback, exit 3)
+    (["--property", "order-is-total", "--pool", "priorities=2147483648"], "must lie within -2147483648..2147483647"),
+    (["--property", "order-is-total", "--pool", "priorities=-2147483649"], "must lie within -2147483648..2147483647"),
+    (["--property", "order-is-total", "--pool", "workers=99999999999999999999"], "must lie within"),
+    (["--property", "order-is-total", "--pool", "formats=a\udcffb"], 'error: --pool "formats=a\\udcffb": must be valid Unicode\n'),
     # D-70: Go's order (O3/O4) is not in the worlds; distances under one parameter apart would need it
     (["--differ", "v1.3,code-v0.1.5", "--pool", "sizes=10,9,11.5,12"], "differ by less than one parameter"),
 ])

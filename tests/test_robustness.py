@@ -614,6 +614,9 @@ def test_issue18_arguments_that_are_not_utf8_and_a_c_locale():
     write("f.yaml", MODEL_DOC)
     result = console(b"explain", b"--model", b"\xff", b"-f", b"f.yaml")
     assert (result.returncode, result.stderr) == (1, b'error: model: Invalid value: "\\udcff": must be valid Unicode\n')
+    # issue 28: checked before the input is read (was: a namespace warning first)
+    result = console(b"explain", b"--model", b"\xff", b"-n", b"other", b"-f", b"f.yaml")
+    assert (result.returncode, result.stderr) == (1, b'error: model: Invalid value: "\\udcff": must be valid Unicode\n')
     c_locale = {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
     result = console("explain", "--model", "modèle", "-f", "f.yaml", "-o", "json", env=c_locale)
     assert (result.returncode, result.stderr) == (1, 'error: clusterbasemodels.ome.io "modèle" not found\n'.encode())

@@ -10,6 +10,7 @@ from typing import TextIO
 from ome_asp.errors import InputError, UsageError
 from ome_asp.input import limits, profiles
 from ome_asp.input.loader import load, namespace_warning
+from ome_asp.solver.facts import Query
 
 
 def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> None:
@@ -90,6 +91,10 @@ def load_cluster(args, stdin, stderr: TextIO):
     """The manifests of -f, -k and --from-cluster, read under the chosen
     profile, with their warnings (I11) printed on stderr."""
     profile = profile_of(args)
+    if hasattr(args, "namespace"):
+        # the names asked about are checked before any input is read (issue 28:
+        # a namespace warning came before the error about the argument)
+        Query(args.namespace, getattr(args, "model", None), getattr(args, "isvc", None))
     if not (args.filename or args.kustomize or args.from_cluster):
         raise UsageError("no input: pass the manifests with -f FILE, -f DIR, -f - (stdin), -k DIR or --from-cluster")
     if not args.from_cluster and (args.context or args.kubeconfig or args.request_timeout):

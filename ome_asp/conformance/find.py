@@ -35,7 +35,9 @@ from ome_asp.conformance import cases
 from ome_asp.conformance.gen import exercised_rules
 from ome_asp.errors import Exit, InternalError, UsageError
 from ome_asp.input import profiles
+from ome_asp.input.documents import quote, shown
 from ome_asp.input.loader import load
+from ome_asp.input.objects import unrepresentable
 from ome_asp.input.sizes import is_go_size, is_size
 from ome_asp.input.versions import parse_version
 from ome_asp.render import report
@@ -283,15 +285,20 @@ def bounds_of(args, defaults: dict = finder.DEFAULT_POOLS) -> finder.Bounds:
         raise UsageError("--runtimes, --entries and --models must be at least 1")
     pools = dict(defaults)
     for text in args.pool:
+        if unrepresentable(text):  # an argument that is not UTF-8 (issue 28: a traceback)
+            raise UsageError(f"--pool {quote(text)}: {unrepresentable(text)}")
         name, _, values = text.partition("=")
         kind = finder.POOL_TYPES.get(name)
         if kind is None or not _:
-            raise UsageError(f"--pool {text}: write NAME=V1,V2,... with NAME one of {', '.join(finder.POOL_TYPES)}")
+            raise UsageError(f"--pool {shown(text)}: write NAME=V1,V2,... with NAME one of {', '.join(finder.POOL_TYPES)}")
         items = [v for v in values.split(",") if v != ""]
         try:
             pools[name] = tuple(kind(v) for v in items)
         except ValueError:
-            raise UsageError(f"--pool {text}: {name} takes integers") from None
+            raise UsageError(f"--pool {shown(text)}: {name} takes integers") from None
+        if kind is int and any(not -2**31 <= v < 2**31 for v in pools[name]):
+            # clingo's integers are 32-bit (issue 28: an OverflowError, exit 3)
+            raise UsageError(f"--pool {shown(text)}: {name} must lie within -2147483648..2147483647")
         if len(set(pools[name])) != len(pools[name]):
             raise UsageError(f"--pool {text}: a value is listed twice")
     for text in pools["versions"]:
