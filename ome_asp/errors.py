@@ -25,6 +25,11 @@ class OutputError(OmeAspError):
     """The output cannot be written (a full disk, /dev/full): not ome-asp's fault."""
 
 
+class UnsupportedClingo(OmeAspError):
+    """clingo of a minor version ome-asp is not tested on (ome_asp/solver/__init__.py),
+    raised when the solver is imported: the command's error line and exit code."""
+
+
 class Exit(IntEnum):
     """Every exit code of ome-asp (README, "Output streams and exit codes")."""
 

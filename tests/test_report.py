@@ -33,7 +33,7 @@ def test_to_json_is_json_dumps_with_indent_2(document):
 
 
 def test_to_json_keeps_unicode_and_escapes_like_json():
-    document = {"name": 'a"). evil(1', "nel": "x\u0085y", "é": ["\n", "\t"], 3: None, 1: 0, True: 1, 1.0: [], "1": {}}
+    document = {"name": 'a"). evil(1', "nel": "x\u0085y", "é": ["\n", "\t"], 3: None, 1: 0, True: 1, 1.0: [], "1": {}}  # noqa: F601 (keys that collide, on purpose)
     assert to_json(document) == json.dumps(document, indent=2, ensure_ascii=False)
 
 

@@ -455,7 +455,7 @@ def test_issue18_soak_10000_requests_every_bad_line_class_mixed_with_valid_ones(
         ({"model": "x\u2028y"}, ["--model", "x\u2028y"]),
     ]
     expected = []
-    for request, argv in valid:
+    for _request, argv in valid:
         result = run_cli("explain", *argv, "-f", WORKED, "-o", "json")
         expected.append({"report": json.loads(result.stdout)} if result.code == 0 else {"error": result.stderr.splitlines()[-1][len("error: "):]})  # after any warning line
     with_manifests = {"namespace": "llama-demo", "model": "llama-3-2-3b-instruct", "manifests": list(manifests)}

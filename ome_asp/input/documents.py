@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import yaml
@@ -135,7 +135,7 @@ def shown(text: str, cut: bool = True) -> str:
     return quote(text, cut)
 
 
-def _strict_scalar(construct):
+def _strict_scalar(construct: Callable[[SafeConstructor, yaml.ScalarNode], Any]) -> Callable[[SafeConstructor, yaml.ScalarNode], Any]:
     def construct_or_fail(loader: SafeConstructor, node: yaml.ScalarNode) -> Any:
         try:
             return construct(loader, node)

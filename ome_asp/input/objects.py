@@ -221,7 +221,7 @@ class AcceleratorClass:
     source: Source
 
 
-def object_key(obj) -> tuple[str, str | None, str]:
+def object_key(obj: Model | Runtime | InferenceService | AcceleratorClass) -> tuple[str, str | None, str]:
     """(kind, namespace, name): what identifies an object in a snapshot."""
     if isinstance(obj, InferenceService):
         return (INFERENCE_SERVICE, obj.namespace, obj.name)

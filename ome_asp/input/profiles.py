@@ -50,7 +50,7 @@ class Profile:
         the loader and the fact builder) or after it (O3/O4's Go sort, E1's
         note: the commands). A missing switch fact means the v1.3 value, so
         every encoding file also runs on facts without any."""
-        def name(value) -> str:
+        def name(value: object) -> str:
             return str(value).lower().replace("-", "_")
 
         return [

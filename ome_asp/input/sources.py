@@ -192,7 +192,8 @@ def _native(top: str, max_bytes: int) -> list[tuple[str, bytes]]:
     return inputs
 
 
-def _open_kustomization(directory: str, where: str | None, roots: list[str], budget: InputBudget):
+def _open_kustomization(directory: str, where: str | None, roots: list[str],
+                        budget: InputBudget) -> tuple[str, str, str, list[str]]:
     """(directory, kustomization path, real directory, its resources) of the
     kustomization in `directory`, its keys and types checked as kubectl does."""
     path = next((os.path.join(directory, name) for name in KUSTOMIZATION_FILES

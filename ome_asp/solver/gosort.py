@@ -13,10 +13,15 @@ the exact numbers behind them). docs/profiles.md explains the exemption.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from ome_asp.input.timestamps import ZERO_TIME
 from ome_asp.solver.facts import NAN, NEG_INF, POS_INF, Facts, RuntimeRef
+
+if TYPE_CHECKING:  # answer.py imports this module
+    from ome_asp.solver.answer import QueryAnswer
 
 INT64_MIN, INT64_END = -(2**63), 2**63  # int(d) is defined for trunc(d) in [INT64_MIN, INT64_END)
 ORDER_UNSPECIFIED = "order-unspecified"
@@ -73,7 +78,7 @@ class _Slice:
     xorshift is seeded with the length, so the result is a function of the
     input order and of `less`, whatever `less` is."""
 
-    def __init__(self, items: list, less) -> None:
+    def __init__(self, items: list, less: Callable[[Any, Any], bool]) -> None:
         self.data, self._less = items, less
 
     def less(self, i: int, j: int) -> bool:
@@ -261,7 +266,7 @@ class _Slice:
             i, j = i + 1, j - 1
 
 
-def sort_slice(items: list, less) -> list:
+def sort_slice(items: list, less: Callable[[Any, Any], bool]) -> list:
     """Go's sort.Slice(items, less) as a new list: pdqsort_func with the
     limit bits.Len(len(items)). For a `less` that is a strict weak order this
     is a sorted permutation like any sort's; for another `less` (Go's
@@ -271,7 +276,7 @@ def sort_slice(items: list, less) -> list:
     return data.data
 
 
-def order(answer, facts: Facts) -> list[RuntimeRef] | tuple[str, str]:
+def order(answer: QueryAnswer, facts: Facts) -> list[RuntimeRef] | tuple[str, str]:
     """The ranking of one query (decoded verdicts): per kind, the fetch order
     (FetchRuntimes' sort: newest creationTimestamp first, then name -- a
     strict total order, so its result does not depend on the order the
@@ -289,7 +294,7 @@ def order(answer, facts: Facts) -> list[RuntimeRef] | tuple[str, str]:
         }
         fetched = sorted(runtimes, key=lambda r: (_created_key(facts.created.get(r)), r.name))
         try:
-            ranking += sort_slice(fetched, lambda a, b: _compare(items[a], items[b], answer.sized) > 0)
+            ranking += sort_slice(fetched, lambda a, b: _compare(items[a], items[b], answer.sized) > 0)  # noqa: B023 (sorted here)
         except _Unspecified as why:
             return ORDER_UNSPECIFIED, f"qualifying {label}: {why}"
     return ranking

@@ -215,7 +215,7 @@ def entry(c: Chooser, like: dict | None = None) -> dict:
     _put(result, "name", optional(c, ENTRY_NAMES))
     for part, names in (("modelFormat", FORMATS), ("modelFramework", FRAMEWORKS)):
         spec_part: dict = {}
-        name = imitated((part, "name"), lambda: c.choice(names))
+        name = imitated((part, "name"), lambda: c.choice(names))  # noqa: B023 (called here)
         spec_part["name"] = name if name not in (ABSENT, "") else names[0]
         _put(spec_part, "version", imitated((part, "version"), lambda: optional(c, VERSIONS)))
         _put(spec_part, "operator", c.choice((ABSENT, "Equal", "GreaterThanOrEqual") if exact else (ABSENT, ABSENT) + OPERATORS))

@@ -66,7 +66,7 @@ def main() -> None:
         while time.monotonic() - start < BUDGET:
             items = candidate(r)
             if gosort.sort_slice(items, lambda a, b: gosort._compare(a, b, True) > 0) != sort_slice(
-                    items, lambda a, b: compare(a, b, True) > 0):
+                    items, lambda a, b: compare(a, b, True) > 0):  # noqa: B023 (sorted here)
                 found.append({"mutant": f"{old} -> {new}", "names": [i[0] for i in items],
                               "scores": [i[1] for i in items], "distances": [i[2] for i in items]})
                 break
