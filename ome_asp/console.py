@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from types import FrameType
 
 from ome_asp.errors import Exit
 
@@ -26,7 +27,7 @@ def main() -> None:
     sys.exit(console_main())
 
 
-def _interrupted(signum, frame) -> None:
+def _interrupted(signum: int, frame: FrameType | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt this
     try:
         os.write(2, b"error: interrupted\n")
