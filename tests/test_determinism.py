@@ -23,7 +23,6 @@ from hypothesis import strategies as st
 from ome_asp.testing.strategies import clusters
 
 
-
 def reorder_keys(value, rng: random.Random):
     """`value` with the keys of every mapping in a random order (lists keep theirs)."""
     if isinstance(value, dict):

@@ -56,8 +56,7 @@ OUTSIDE = {
     "pytest", "hypothesis", "packaging", "importlib", "inspect", "contextlib", "tempfile", "shutil",
     "pathlib", "collections", "enum", "textwrap", "unicodedata", "string", "struct", "select",
     "selectors", "threading", "concurrent", "traceback", "random", "statistics", "resource",
-    "cffi", "matplotlib", "jsonschema", "tokenize", "ast", "strings", "sort", "metav1", "time",
-    "filepath", "configuration", "problem", "sigs", "serving", "ome", "spec", "metadata", "status",
+    "cffi", "matplotlib", "jsonschema", "tokenize", "ast", "strings", "sort", "metav1", "filepath", "configuration", "problem", "sigs", "serving", "ome", "spec", "metadata", "status",
     "kubectl", "python", "pip", "pdqsort", "clasp", "np", "go", "self", "cls", "args",
 }
 #: File names the docs use for files of the reader's, not of the repository.

@@ -35,8 +35,8 @@ import shutil
 from functools import lru_cache
 
 import pytest
-
 import reference_model as ref
+
 from ome_asp import cli
 from ome_asp.conformance import find as find_command
 from ome_asp.input import profiles

@@ -8,7 +8,6 @@ asserted in full with the user's own tokens.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys

@@ -3,7 +3,6 @@
 import sys
 from pathlib import Path
 
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import rule_coverage  # noqa: E402
 

@@ -9,9 +9,9 @@ import sys
 import clingo
 import pytest
 from clingo import ast
-from manifests import entry, model, runtime
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from manifests import entry, model, runtime
 
 from ome_asp.commands import serve
 from ome_asp.errors import OmeAspError

@@ -391,7 +391,7 @@ class _Candidates:
         fact = builder.fact
         targets = sorted({self.before.verdicts[r].score for r in self.before.ranking if r != self.want} | {0})
         priorities = set()
-        for i, entry in enumerate(self.runtime.entries):
+        for entry in self.runtime.entries:
             a = _reading(entry.model_format.weight, 10) + _reading(entry.model_framework.weight, 5)
             priorities |= {p for s in targets for p in _thresholds(s, a) if 1 <= p <= INT32_MAX}
         for i, entry in enumerate(self.runtime.entries):

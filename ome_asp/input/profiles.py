@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from ome_asp.errors import UsageError
 from ome_asp.input.documents import quote
 

@@ -28,12 +28,22 @@ import clingo
 
 from ome_asp.errors import InternalError
 from ome_asp.input.loader import ACCELERATOR_CLASS_ANNOTATION as ACCELERATOR_ANNOTATION
-from ome_asp.input.loader import DEPLOYMENT_MODE_ANNOTATION as MODE_ANNOTATION
 from ome_asp.input.loader import API_VERSION, DEPLOYMENT_MODES
+from ome_asp.input.loader import DEPLOYMENT_MODE_ANNOTATION as MODE_ANNOTATION
 from ome_asp.input.objects import Entry, FormatRef
 from ome_asp.input.profiles import Profile
 from ome_asp.solver import engine, pinned, space
-from ome_asp.solver.facts import RUNTIME_KIND_TERMS, EntryTables, FactBuilder, Term, _fold, add_version, const, size_value, term
+from ome_asp.solver.facts import (
+    RUNTIME_KIND_TERMS,
+    EntryTables,
+    FactBuilder,
+    Term,
+    _fold,
+    add_version,
+    const,
+    size_value,
+    term,
+)
 from ome_asp.solver.programs import Variant, encoding_dir
 
 NAMESPACE = "default"  # the namespace every query asks in and every ServingRuntime lives in
