@@ -740,3 +740,30 @@ def test_pool_facts_rank_every_number_of_the_pools_once():
         finder.World(profiles.resolve("code-v0.1.5", None), programs.encoding_dir())], False)
     sizes = {line.split(",", 2)[2] for line in text.splitlines() if line.startswith("pool_size(")}
     assert len(sizes) == len(finder.DEFAULT_POOLS["sizes"])  # 1B, 7B: the same val/2 in both profiles
+
+
+@pytest.mark.parametrize("text, message", [
+    ("#script (python)\nimport os\n#end.\n", ":1: #script is not allowed"),
+    ("#const n = 2.\n", ":1: #const is not allowed"),
+    ("#external a.\n", ":1: #external is not allowed"),
+    ("a.\n#heuristic a. [1, sign]\n", ":2: #heuristic is not allowed"),
+    ("#minimize { 1 : a }.\n", ":1: #minimize is not allowed"),
+    ("#program foo.\n:- selected(_, csr(_)).\n", ":1: #program is not allowed"),
+    ("#show a/0.\n", ":1: #show is not allowed"),
+    ('#include "/dev/zero".\n', ": #include is not allowed"),
+    ("a.\n:- a b.\n", ":2:6-7: error: syntax error, unexpected <IDENTIFIER>"),  # clingo's message, on one line
+])
+def test_issue28_where_holds_rules_and_constraints_only(tmp_path, text, message):
+    """Each was an internal error (exit 3), a hang (#include of a FIFO), or
+    applied by the search and not by the re-check (#program)."""
+    (tmp_path / "w.lp").write_text(text)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["find", "--where", str(tmp_path / "w.lp")], stdin=io.BytesIO(b""), stdout=out, stderr=err) == 2
+    assert err.getvalue().startswith(f"error: --where: {tmp_path / 'w.lp'}{message}") and err.getvalue().count("\n") == 1
+
+
+def test_issue28_where_warns_of_an_atom_nothing_defines(tmp_path):
+    """`:- not nothere.` matched every cluster, silently."""
+    (tmp_path / "w.lp").write_text("% a comment\n:- nothere(1).\nchosen :- selected(_, csr(_)).\n:- not chosen.\n")
+    assert find.where_warnings(Path(tmp_path / "w.lp"), programs.encoding_dir()) == [
+        f"--where: {tmp_path / 'w.lp'}: nothere/1 is defined nowhere (no atom of the encoding or the input): it never holds"]

@@ -263,17 +263,101 @@ def _encoding(path: str, flag: str) -> Path:
     return directory.resolve()
 
 
+#: What a --where file may hold (docs/find.md): rules and constraints. Every
+#: other statement would change what is searched or re-checked unseen
+#: (#program: a part the re-check never grounds; #const, #external: values or
+#: atoms of the encoding; #minimize, #heuristic: the search itself; #show:
+#: the worlds' outputs), runs code (#script) or reads another file (#include).
+_DIRECTIVES = {
+    clingo.ast.ASTType.Program: "#program", clingo.ast.ASTType.Script: "#script",
+    clingo.ast.ASTType.Definition: "#const", clingo.ast.ASTType.External: "#external",
+    clingo.ast.ASTType.Heuristic: "#heuristic", clingo.ast.ASTType.Minimize: "#minimize",
+    clingo.ast.ASTType.ShowSignature: "#show", clingo.ast.ASTType.ShowTerm: "#show",
+    clingo.ast.ASTType.Defined: "#defined", clingo.ast.ASTType.Edge: "#edge",
+    clingo.ast.ASTType.ProjectAtom: "#project", clingo.ast.ASTType.ProjectSignature: "#project",
+    clingo.ast.ASTType.TheoryDefinition: "#theory",
+}
+#: Strings and comments, where `#include` is only text.
+_NOT_CODE = re.compile(r'"(?:\\.|[^"\\])*"|%\*.*?\*%|%[^\n]*', re.S)
+WHERE_MAX_BYTES = 2**20
+
+
 def _where(path: str | None) -> Path | None:
+    """--where's file, checked to hold only rules and constraints; a usage
+    error naming the first statement that is not one (issue 28)."""
     if path is None:
         return None
-    where = Path(path)
-    if not where.is_file():
-        raise UsageError(f"--where: {path}: no such file")
+    where, named = Path(path), shown(path, cut=False)
+    if not where.is_file():  # also a FIFO or a device: never opened
+        raise UsageError(f"--where: {named}: no such file")
+    with where.open("rb") as file:
+        data = file.read(WHERE_MAX_BYTES + 1)
+    if len(data) > WHERE_MAX_BYTES:
+        raise UsageError(f"--where: {named}: larger than 1Mi")
     try:
-        clingo.ast.parse_files([str(where)], lambda statement: None)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UsageError(f"--where: {named}: not valid UTF-8: byte 0x{data[error.start]:02x}") from None
+    # clingo's parser follows #include as it reads: refused before parsing
+    if "#include" in _NOT_CODE.sub(" ", text):
+        raise UsageError(f"--where: {named}: #include is not allowed: a condition holds rules and constraints only "
+                         "(docs/find.md)")
+    messages: list[str] = []
+    statements: list = []
+    try:
+        clingo.ast.parse_string(text, statements.append, logger=lambda code, message: messages.append(message))
     except RuntimeError:
-        raise UsageError(f"--where: {path}: not a clingo program (clingo cannot parse it)") from None
+        # clingo's own message, on one line and naming the file (never printed raw)
+        first = " ".join(messages[0].split()).removeprefix("<string>:") if messages else " cannot parse it"
+        raise UsageError(f"--where: {named}:{first}") from None
+    for statement in statements[1:]:  # the first is the `#program base.` clingo reports for every program
+        if statement.ast_type not in (clingo.ast.ASTType.Rule, clingo.ast.ASTType.Comment):
+            directive = _DIRECTIVES.get(statement.ast_type, str(statement.ast_type).rpartition(".")[2])
+            raise UsageError(f"--where: {named}:{statement.location.begin.line}: {directive} is not allowed: "
+                             "a condition holds rules and constraints only (docs/find.md)")
     return where
+
+
+def where_warnings(where: Path | None, directory: Path) -> list[str]:
+    """An atom a --where rule reads that neither the encoding (its heads and
+    input facts, the generator's) nor the file itself defines is false in
+    every cluster: `not p` then holds everywhere and `p` nowhere (issue 28)."""
+    if where is None:
+        return []
+    defined: set[tuple[str, int]] = set()
+    for file in [*directory.glob("*.lp"), *finder.find_dir().rglob("*.lp")]:
+        for statement in engine.statements(str(file)):
+            defined |= _atoms(statement, heads=True)
+    read: set[tuple[str, int]] = set()
+    for statement in engine.statements(str(where)):
+        defined |= _atoms(statement, heads=True)
+        read |= _atoms(statement, heads=False)
+    return [f"--where: {shown(str(where), cut=False)}: {name}/{arity} is defined nowhere (no atom of the encoding "
+            "or the input): it never holds" for name, arity in sorted(read - defined)]
+
+
+def _atoms(statement, heads: bool) -> set[tuple[str, int]]:
+    """The predicates of a rule's head (heads; #defined and #external define
+    too) or of its body."""
+    kind = statement.ast_type
+    if kind == clingo.ast.ASTType.Defined:
+        return {(statement.name, statement.arity)} if heads else set()
+    if kind == clingo.ast.ASTType.External:
+        parts = [statement.atom] if heads else []
+    elif kind == clingo.ast.ASTType.Rule:
+        parts = [statement.head] if heads else list(statement.body)
+    else:
+        return set()
+    found: set[tuple[str, int]] = set()
+    while parts:
+        node = parts.pop()
+        if isinstance(node, clingo.ast.AST):
+            if node.ast_type == clingo.ast.ASTType.SymbolicAtom and node.symbol.ast_type == clingo.ast.ASTType.Function:
+                found.add((node.symbol.name, len(node.symbol.arguments)))
+            parts.extend(getattr(node, key) for key in node.child_keys)
+        elif isinstance(node, (list, tuple, clingo.ast.ASTSequence)):
+            parts.extend(node)
+    return found
 
 
 def bounds_of(args, defaults: dict = finder.DEFAULT_POOLS) -> finder.Bounds:
@@ -603,6 +687,8 @@ def _searchable(q: Question, bounds: finder.Bounds) -> None:
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     q, bounds = question(args), bounds_of(args)
+    for warning in where_warnings(q.where, q.sides[0].encoding):
+        print(f"warning: {warning}", file=stderr)
     _searchable(q, bounds)
     found = run_question(q, bounds, args.jobs or batch.default_jobs())
     if args.output == "json":
