@@ -17,7 +17,7 @@ from typing import TextIO
 
 from ome_asp import __version__
 from ome_asp.commands.options import add_input_flags
-from ome_asp.errors import Exit, InternalError, OmeAspError, OutputError, UsageError
+from ome_asp.errors import Exit, InternalError, OmeAspError, OutputError, UsageError, error_exit
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,12 +68,6 @@ def build_parser(prog: str = "ome-asp", command: str | None = None) -> argparse.
     return parser
 
 
-def _error_exit(argv: list[str]) -> int:
-    """explain keeps spec E2 (1 for every error); the other commands keep 1 for
-    their normal negative result and exit 2 on input and usage errors."""
-    return Exit.ERROR if argv[:1] == ["explain"] else Exit.USAGE
-
-
 def main(argv: list[str] | None = None, stdin=None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run one command; returns the exit code. Never lets a traceback reach the user
     for anything the user can cause."""
@@ -92,7 +86,7 @@ def main(argv: list[str] | None = None, stdin=None, stdout: TextIO | None = None
         return _internal_error(error, argv, args, stderr)
     except OmeAspError as error:
         print(f"error: {error}", file=stderr)
-        return _error_exit(argv)
+        return error_exit(argv)
     except BrokenPipeError:  # the reader is gone (`... | head`): nothing is wrong, stop quietly
         return Exit.BROKEN_PIPE
     except Exception as error:  # a bug: a reproduction for us, no traceback for the user
@@ -168,7 +162,7 @@ def console_main() -> int:
     closed = _standard_streams()
     if closed is not None:
         print(f"error: {closed}", file=sys.stderr)
-        return _error_exit(argv)
+        return error_exit(argv)
     output = _Output(sys.stdout)
     code = main(argv, stdout=output)
     try:
@@ -178,7 +172,7 @@ def console_main() -> int:
         code = Exit.BROKEN_PIPE
     except OutputError as error:
         print(f"error: {error}", file=sys.stderr)
-        code = _error_exit(argv)
+        code = error_exit(argv)
     if output.failed:  # what is still buffered for the closed pipe or full disk goes nowhere
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return code

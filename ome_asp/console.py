@@ -16,14 +16,17 @@ import signal
 import sys
 from types import FrameType
 
-from ome_asp.errors import Exit
+from ome_asp.errors import Exit, UnsupportedClingo, error_exit
 
 
 def main() -> None:
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not a job started with SIGINT ignored
         signal.signal(signal.SIGINT, _interrupted)
-    from ome_asp.cli import console_main
-
+    try:
+        from ome_asp.cli import console_main
+    except UnsupportedClingo as error:  # the command modules import the solver
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(error_exit(sys.argv[1:]))
     sys.exit(console_main())
 
 

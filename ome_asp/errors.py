@@ -25,6 +25,13 @@ class OutputError(OmeAspError):
     """The output cannot be written (a full disk, /dev/full): not ome-asp's fault."""
 
 
+def error_exit(argv: list[str]) -> int:
+    """The exit code of an `error:` line: explain keeps spec E2 (1 for every
+    error); the other commands keep 1 for their normal negative result and
+    exit 2 on input and usage errors."""
+    return Exit.ERROR if argv[:1] == ["explain"] else Exit.USAGE
+
+
 class UnsupportedClingo(OmeAspError):
     """clingo of a minor version ome-asp is not tested on (ome_asp/solver/__init__.py),
     raised when the solver is imported: the command's error line and exit code."""
