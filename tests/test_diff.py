@@ -3,6 +3,7 @@ examples/toy_impl.py found and shrunk (O1 to two runtimes)."""
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import time
@@ -179,3 +180,48 @@ def test_a_counterexample_shrunk_to_an_entry_without_modelFormat_is_written(tmp_
 def test_outcome_report_reads_as_the_error_answer():
     report = {"kind": "RuntimeExplainReport", "outcome": "panic", "detail": "d", "selected": None, "rows": []}
     assert cases.explain_answer(report) == {"error": "outcome panic: d"}
+
+
+# --- issue 28: wrong answers are disagreements; a timeout ends the whole session ----------
+
+S7 = str(ROOT / "fixtures" / "cases" / "scoring" / "s7-best-entry-wins")
+
+
+def _answering(tmp_path, answer: str) -> str:
+    """An implementation that answers each request line with `answer` (JSON text, %s for the id)."""
+    script = tmp_path / "impl.py"
+    script.write_text("import json, sys\nfor line in sys.stdin:\n"
+                      f"    print({answer!r} % json.dumps(json.loads(line)['id']), flush=True)\n")
+    return f"{PYTHON} {script}"
+
+
+@pytest.mark.parametrize("answer, message", [
+    ('{"id": %s, "selected": {"kind": "ClusterServingRuntime", "namespace": null, "name": "\\ud800"}, "ranking": []}',
+     "an answer holding a lone surrogate"),
+    ('{"id": %s, "report": {"rows": "x"}}', "a report explain -o json never gives"),
+])
+def test_issue28_an_answer_that_is_no_answer_is_a_disagreement(tmp_path, answer, message):
+    """Were internal errors (exit 3)."""
+    result = run_cli("diff", "--impl", _answering(tmp_path, answer), "--corpus", S7, "-o", str(tmp_path / "out"),
+                     "--max-counterexamples", "0")
+    assert result.code == 1, result.stderr
+    assert f"the implementation failed: {message}" in result.stdout
+
+
+def test_issue28_what_the_implementation_left_running_is_ended(tmp_path):
+    """A child left in the background is ended with the implementation (was: left running, each case waiting)."""
+    pids = tmp_path / "pids"
+    answers = _answering(tmp_path, '{"id": %s, "error": "x"}')
+    impl = f"sleep 300 & echo $! >> {pids}; {answers}"
+    result = run_cli("diff", "--impl", impl, "--corpus", S7, "-o", str(tmp_path / "out"), "--timeout", "5",
+                     "--max-counterexamples", "0")
+    assert result.code == 1, result.stderr
+    for pid in map(int, pids.read_text().split()):
+        for _ in range(50):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail(f"the implementation's child {pid} still runs")

@@ -218,6 +218,10 @@ class Implementation:
             raise ImplementationError(f"not a JSON answer: {text.strip()[:200]!r}") from None
         if not isinstance(answer, dict):
             raise ImplementationError(f"not a JSON object: {text.strip()[:200]!r}")
+        try:  # a "\\ud800" escape decodes to a lone surrogate, which no answer file can hold (issue 28)
+            json.dumps(answer, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ImplementationError("an answer holding a lone surrogate (a \\ud800-style escape): not text") from None
         if answer.get("id") != message["id"]:
             raise ImplementationError(f"answer for id {answer.get('id')!r}, asked {message['id']!r}")
         return answer
@@ -311,6 +315,9 @@ class Implementation:
         except (OSError, ValueError, subprocess.TimeoutExpired):
             _kill(process)
             process.wait()
+        # what it left running in its session (a `cmd &`) ends with it (issue 28:
+        # such children held the output open, each case waited, and they stayed)
+        _kill(process)
 
 
 def _kill(process: subprocess.Popen) -> None:
@@ -327,7 +334,11 @@ def normalize(answer: dict, namespace: str) -> dict:
     """An implementation's answer in expected.yaml's explain shape (fields it
     does not give stay out), or {"error": ...}."""
     if "report" in answer and isinstance(answer["report"], dict):
-        return cases.explain_answer(answer["report"])
+        try:
+            return cases.explain_answer(answer["report"])
+        except (KeyError, TypeError, AttributeError, ValueError, IndexError) as error:
+            # a report of the wrong shape ({"rows": "x"}) is a wrong answer, not ome-asp's failure (issue 28)
+            raise ImplementationError(f"a report explain -o json never gives ({type(error).__name__}: {error})"[:300]) from None
     if "error" in answer:
         return {"error": str(answer["error"])}
     if not isinstance(answer.get("ranking"), list) or "selected" not in answer:
