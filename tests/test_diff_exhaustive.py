@@ -124,6 +124,12 @@ def test_a_planted_bug_is_found_at_its_smallest_cluster(tmp_path):
     assert cli.main(["check", first["directory"]], stdin=io.BytesIO(b""), stdout=check, stderr=io.StringIO()) == 0
 
 
+def test_a_budget_of_nothing_checks_nothing_and_says_where_to_resume():
+    code, out, err = diff("--impl", TOY, "--batch", *SMALL, "--time-limit", "0", "--start", "7")
+    assert code == 0 and "checked 0 up to renaming from cluster 7" in out and out.endswith("resume with --start 7\n")
+    assert "agrees on all" not in out
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--start", "-1"], "--start"),
     (["--max-clusters", "0"], "--max-clusters"),
