@@ -32,8 +32,9 @@ from clusters import NAMESPACE, SIZES, cluster_documents  # noqa: E402
 from ome_asp.cli import main as cli  # noqa: E402
 from ome_asp.input import changes  # noqa: E402
 from ome_asp.input.loader import load  # noqa: E402
-from ome_asp.solver import engine  # noqa: E402
-from ome_asp.solver.facts import Query, build_facts  # noqa: E402
+from ome_asp.solver import ask  # noqa: E402
+from ome_asp.solver.facts import Query  # noqa: E402
+from ome_asp.solver.programs import Variant  # noqa: E402
 
 TARGET = ROOT / "docs" / "performance.md"
 HEADING = "## compare: two snapshots against one explain"
@@ -71,7 +72,7 @@ def snapshots(directory: Path, runtimes: int, models: int) -> tuple[str, str, in
     (directory / "before.yaml").write_text(yaml.safe_dump_all(before, sort_keys=False))
     cluster = load([str(directory / "before.yaml")])
     queries = [Query(NAMESPACE, model=m.name) for m in cluster.models]
-    result = engine.solve(build_facts(cluster, queries), len(queries), explain=False)
+    result = ask.ask(cluster, queries, Variant.RANK).answer
     winners = {a.ranking[0].name for a in result.queries.values() if a.ranking}
     after = mutate(before, FIELDS, random.Random(15), winners)
     (directory / "after.yaml").write_text(yaml.safe_dump_all(after, sort_keys=False))

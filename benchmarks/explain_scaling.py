@@ -24,8 +24,9 @@ from run import median as median_time  # noqa: E402
 
 from ome_asp.cli import main  # noqa: E402
 from ome_asp.input.loader import load  # noqa: E402
-from ome_asp.solver import engine  # noqa: E402
+from ome_asp.solver import ask  # noqa: E402
 from ome_asp.solver.facts import Query, build_facts  # noqa: E402
+from ome_asp.solver.programs import Variant  # noqa: E402
 
 
 def main_bench(argv=None) -> None:
@@ -46,12 +47,12 @@ def main_bench(argv=None) -> None:
             cluster = load([str(path)])
             query = Query(NAMESPACE, model="model-0000")
             facts = build_facts(cluster, [query])
-            answer = engine.solve(facts, 1, sizes=True)
+            answer = ask.solve(facts, 1, Variant.EXPLAIN, sizes=True)
             qualifying = len(answer.queries[1].ranking)
-            by_keys = median_time(lambda: engine.solve(facts, 1), args.repeat)
+            by_keys = median_time(lambda: ask.solve(facts, 1, Variant.EXPLAIN), args.repeat)
             if size <= args.reoptimize_up_to:
-                reoptimized = median_time(lambda: engine.rank_by_reoptimizing(facts), args.repeat)
-                assert engine.rank_by_reoptimizing(facts) == answer.queries[1].ranking
+                reoptimized = median_time(lambda: ask.rank_by_reoptimizing(facts), args.repeat)
+                assert ask.rank_by_reoptimizing(facts) == answer.queries[1].ranking
             else:
                 reoptimized = float("nan")
             rows.append((size, qualifying, facts.count("\n"), answer.stats["atoms"], answer.stats["rules"], total, by_keys, reoptimized))

@@ -1,7 +1,7 @@
 """G7's measure of the ranking program's ground size (issue 5), shared by
 tests/test_scaling.py and benchmarks/run.py.
 
-The ranking program is the batch rank variant (`engine.program(n, explain=False)`).
+The ranking program is the rank variant for n queries (`Variant.RANK.answering(n)`).
 Its ground atoms (clingo's `problem.lp.atoms`, auxiliary atoms included) fall
 into three parts:
 
@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ome_asp.solver import engine, programs
+from ome_asp.solver import engine
 from ome_asp.solver.facts import Facts
+from ome_asp.solver.programs import Variant
 
 
 @dataclass
@@ -45,14 +46,14 @@ class GroundSize:
 
 
 def ground_size(facts: Facts, n_queries: int, entries: int) -> GroundSize:
-    ctl = engine.ground(facts, engine.program(n_queries, explain=False))
+    ctl = engine.ground(facts, Variant.RANK.answering(n_queries))
     atoms = ctl.symbolic_atoms
     pair = lambda symbol: (symbol.arguments[0], symbol.arguments[1])  # noqa: E731
     qualifying = {pair(a.symbol) for a in atoms.by_signature("rank_key", 3)}
     no_rows = {pair(a.symbol) for a in atoms.by_signature("examined", 2)} - qualifying
     no_row = sum(1 for a in atoms if len(a.symbol.arguments) >= 2 and pair(a.symbol) in no_rows)
     ctl.solve()  # clingo fills in the statistics when solving
-    cluster = engine.ground(facts, programs.Variant.ADMIT.files)
+    cluster = engine.ground(facts, Variant.ADMIT)
     cluster.solve()
     return GroundSize(
         atoms=int(ctl.statistics["problem"]["lp"]["atoms"]),

@@ -40,8 +40,9 @@ from groundsize import ground_size  # noqa: E402
 
 from ome_asp.commands.serve import Oracle  # noqa: E402
 from ome_asp.input.loader import load  # noqa: E402
-from ome_asp.solver import engine  # noqa: E402
+from ome_asp.solver import ask  # noqa: E402
 from ome_asp.solver.facts import Query, build_facts  # noqa: E402
+from ome_asp.solver.programs import Variant  # noqa: E402
 
 WARM_QUERIES = 100  # distinct queries a warm oracle answers per measurement
 NOTES = "<!-- written by hand below: benchmarks/run.py keeps it -->"
@@ -98,7 +99,7 @@ class Suite:
             path, documents = self.write_cluster(size, 1)
             cluster = load([str(path)])
             query = Query(NAMESPACE, model="model-0000")
-            fresh = median(lambda: engine.solve(build_facts(cluster, [query]), 1), self.repeat)
+            fresh = median(lambda: ask.ask(cluster, [query], Variant.EXPLAIN), self.repeat)
             model_cluster = reference_model.Cluster(documents)  # read once, as `cluster` is: not timed
             python = median(lambda: reference_model.cluster_report(model_cluster, NAMESPACE, model="model-0000"), self.repeat)
             # Warm: the runtimes loaded, a new oracle answering WARM_QUERIES
@@ -128,7 +129,7 @@ class Suite:
                     queries = [Query(NAMESPACE, model=m.name) for m in cluster.models]
                     facts = build_facts(cluster, queries)
                     built = time.perf_counter()
-                    answer = engine.solve(facts, len(queries), explain=explain, sizes=True)
+                    answer = ask.solve(facts, len(queries), Variant.EXPLAIN if explain else Variant.RANK, sizes=True)
                     phases.append({"load": loaded - start, "facts": built - loaded, "ground": answer.stats["ground_s"],
                                    "solve": answer.stats["solve_s"], "decode": answer.stats["decode_s"],
                                    "total": time.perf_counter() - start})
@@ -156,9 +157,10 @@ class Suite:
         path, _ = self.write_cluster(runtimes, models)
         code = (
             "import sys; sys.path.insert(0, sys.argv[2]);"
-            "from ome_asp.input.loader import load; from ome_asp.solver.facts import Query, build_facts; from ome_asp.solver import engine;"
+            "from ome_asp.input.loader import load; from ome_asp.solver.facts import Query; from ome_asp.solver import ask;"
+            "from ome_asp.solver.programs import Variant;"
             "c = load([sys.argv[1]]); q = [Query('bench', model=m.name) for m in c.models];"
-            "engine.solve(build_facts(c, q), len(q), explain=False);"
+            "ask.ask(c, q, Variant.RANK);"
             "print(next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM:')))"
         )
         out = subprocess.run([sys.executable, "-c", code, str(path), str(ROOT)], check=True, capture_output=True, text=True)

@@ -17,7 +17,7 @@ from typing import TextIO
 
 from ome_asp import __version__
 from ome_asp.commands.options import add_input_flags
-from ome_asp.errors import Exit, InternalError, OmeAspError, OutputError, UsageError, error_exit
+from ome_asp.errors import FACTS_IN_PROGRESS, Exit, InternalError, OmeAspError, OutputError, UsageError, error_exit
 
 
 class _Parser(argparse.ArgumentParser):
@@ -69,34 +69,39 @@ def build_parser(prog: str = "ome-asp", command: str | None = None) -> argparse.
 
 
 def main(argv: list[str] | None = None, stdin=None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """Run one command; returns the exit code. Never lets a traceback reach the user
+    """Run one command; returns the exit code (a plain int: callers store it,
+    conformance cases write it as YAML). Never lets a traceback reach the user
     for anything the user can cause."""
+    return int(_run(argv, stdin, stdout, stderr))
+
+
+def _run(argv: list[str] | None, stdin, stdout: TextIO | None, stderr: TextIO | None) -> Exit:
     argv = sys.argv[1:] if argv is None else argv
     stdin = sys.stdin.buffer if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
-    args = None
     # argv[0] names the command unless it is an option (--help, --version) or
     # a mistake, whose messages list every command.
     command = argv[0] if argv and argv[0] in COMMANDS else None
+    FACTS_IN_PROGRESS.set(None)  # what this run's solves record, not an earlier run's (tests run many)
     try:
         args = build_parser(_program_name(sys.argv[0] if sys.argv else "ome-asp"), command).parse_args(argv)
         return args.run(args, stdin, stdout, stderr)
     except InternalError as error:  # an OmeAspError, but ome-asp's fault, not the user's
-        return _internal_error(error, argv, args, stderr)
+        return _internal_error(error, argv, stderr)
     except OmeAspError as error:
         print(f"error: {error}", file=stderr)
         return error_exit(argv)
     except BrokenPipeError:  # the reader is gone (`... | head`): nothing is wrong, stop quietly
         return Exit.BROKEN_PIPE
     except Exception as error:  # a bug: a reproduction for us, no traceback for the user
-        return _internal_error(error, argv, args, stderr)
+        return _internal_error(error, argv, stderr)
 
 
-def _internal_error(error: BaseException, argv: list[str], args, stderr: TextIO) -> int:
+def _internal_error(error: BaseException, argv: list[str], stderr: TextIO) -> int:
     from ome_asp.commands import diagnostics  # only a failing run needs it
 
-    return diagnostics.report(error, argv, getattr(args, "facts", None), stderr)
+    return diagnostics.report(error, argv, FACTS_IN_PROGRESS.get(), stderr)
 
 
 class _Output:

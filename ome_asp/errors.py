@@ -2,7 +2,13 @@
 and the exit codes. Imports nothing of ome-asp: console.py reads it before
 its Ctrl-C handler is in place."""
 
+from contextvars import ContextVar
 from enum import IntEnum
+
+# The facts (program text) of the solve in progress, which an internal
+# error's reproduction holds (commands/diagnostics.py): solver/ask.py records
+# them, whichever command, search or request builds them; cli.main clears them.
+FACTS_IN_PROGRESS: ContextVar[str | None] = ContextVar("facts_in_progress", default=None)
 
 
 class OmeAspError(Exception):

@@ -229,11 +229,12 @@ def test_usage_and_input_errors_exit_2(argv):
 
 
 def test_internal_error_exits_3(monkeypatch):
-    from ome_asp.solver import engine
+    from ome_asp.errors import InternalError
+    from ome_asp.solver import ask
 
-    def broken(facts):
-        raise engine.InternalError("the admission program has 0 answer sets, not one")
+    def broken(facts, n_queries, variant, sizes=False):
+        raise InternalError("the encoding has no answer set for this input")
 
-    monkeypatch.setattr(engine, "admit", broken)
+    monkeypatch.setattr(ask, "solve", broken)
     result = admit("-f", WORKED)
     assert result.code == 3 and result.stderr.startswith("internal error: ")

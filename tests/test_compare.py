@@ -16,8 +16,9 @@ from manifests import entry, model, runtime
 
 from ome_asp.input import changes
 from ome_asp.input.loader import load
-from ome_asp.solver import engine
-from ome_asp.solver.facts import Query, RuntimeRef, build_facts
+from ome_asp.solver import ask
+from ome_asp.solver.facts import Query, RuntimeRef
+from ome_asp.solver.programs import Variant
 
 CASES = FIXTURES / "cases" / "profiles"
 
@@ -43,7 +44,7 @@ def causes(tmp_path, before, after, *target) -> tuple[int, dict]:
 
 
 def selected(path: str, query: Query) -> RuntimeRef | None:
-    answer = engine.solve(build_facts(load([path]), [query]), 1).queries[1]
+    answer = ask.ask(load([path]), [query], Variant.EXPLAIN).answer.queries[1]
     return answer.ranking[0] if answer.ranking else None
 
 
@@ -257,7 +258,7 @@ def snapshot_pairs(draw) -> tuple[list[dict], list[dict]]:
 def _goal(cluster, query: Query) -> tuple:
     from ome_asp.commands.compare import state
 
-    return state(engine.solve(build_facts(cluster, [query]), 1, explain=False).queries[1])
+    return state(ask.ask(cluster, [query], Variant.RANK).answer.queries[1])
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,7 +15,7 @@ reading the files and their syntax trees, never by importing them):
 - a dotted module path, `ome_asp.solver.worlds` or
   `ome_asp.solver.facts.quoted`: the module exists and defines the rest;
 - `module.name` with `module` the last part of a module of ome_asp
-  (`engine.solve`, `pinned.COLLAPSED`, `solver.gosort`): that module
+  (`ask.solve`, `pinned.COLLAPSED`, `solver.gosort`): that module
   defines `name` itself (an imported name does not count: the prose says
   where it lives); `Class.name` with `Class` a class of ome_asp
   (`Facts.numbers`): the class defines `name`;
@@ -199,7 +199,7 @@ def files_named() -> set[str]:
 
 def _short(first: str, rest: list[str]) -> str | None:
     """The error in `module.name` where `module` is the last part of a module's name
-    (`engine.solve`, `commands.options.load_cluster`; None if it resolves)."""
+    (`ask.solve`, `commands.options.load_cluster`; None if it resolves)."""
     errors = [_module_name(".".join([module, *rest])) for module in modules() if module.rsplit(".", 1)[-1] == first]
     return None if None in errors else f"{first} defines no {'.'.join(rest)}"
 
@@ -256,7 +256,7 @@ def test_every_name_the_prose_gives_exists():
 
 
 @pytest.mark.parametrize("text, problem", [
-    ("`engine.solve`", None),
+    ("`ask.solve`", None),
     ("`engine.no_such_function`", "engine.no_such_function: engine defines no no_such_function"),
     ("`collector.gc_paused`", "collector.gc_paused: collector is no module of ome_asp"),
     ("see ome_asp/solver/facts.py", None),

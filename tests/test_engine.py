@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ome_asp.input.loader import load
-from ome_asp.solver import answer, engine, programs
+from ome_asp.solver import answer, ask, engine, programs
 from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver.programs import Variant
 from ome_asp.testing import strategies
 
 
@@ -58,10 +59,10 @@ def test_batch_orders_equal_the_one_query_optimum(case):
     if not queries:
         return
     facts = build_facts(cluster, queries)
-    explained = engine.solve(facts, len(queries), explain=True)
-    ranked = engine.solve(facts, len(queries), explain=False)
+    explained = ask.solve(facts, len(queries), Variant.EXPLAIN)
+    ranked = ask.solve(facts, len(queries), Variant.RANK)
     for number, q in enumerate(queries, 1):
-        single = engine.solve(build_facts(cluster, [q]), 1).queries[1]
+        single = ask.ask(cluster, [q], Variant.EXPLAIN).answer.queries[1]
         assert explained.queries[number].ranking == single.ranking
         assert ranked.queries[number].ranking == single.ranking
         assert single.selected == (single.ranking[0] if single.ranking else None)

@@ -11,14 +11,15 @@ from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 
 from ome_asp.input.loader import load
-from ome_asp.solver import engine
+from ome_asp.solver import ask
 from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver.programs import Variant
 from ome_asp.testing import strategies
 
 
 def ranking_both_ways(paths: list[str], query: Query) -> tuple[list, list]:
     facts = build_facts(load(paths), [query])
-    return engine.solve(facts, 1).queries[1].ranking, engine.rank_by_reoptimizing(facts)
+    return ask.solve(facts, 1, Variant.EXPLAIN).queries[1].ranking, ask.rank_by_reoptimizing(facts)
 
 
 def test_worked_example_O5_successive_optima():
@@ -36,5 +37,5 @@ def test_cost_vector_order_is_the_successive_optima_O1_O2_O3_O4(case):
         with open(path, "w", encoding="utf-8") as stream:
             yaml.safe_dump_all(documents, stream)
         facts = build_facts(load([path]), [Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))])
-    answer = engine.solve(facts, 1).queries[1]
-    assert answer.ranking == engine.rank_by_reoptimizing(facts)
+    answer = ask.solve(facts, 1, Variant.EXPLAIN).queries[1]
+    assert answer.ranking == ask.rank_by_reoptimizing(facts)

@@ -14,8 +14,9 @@ from ome_asp.input import profiles
 from ome_asp.input.loader import load_documents
 from ome_asp.render import report
 from ome_asp.render.report import to_json
-from ome_asp.solver import engine
-from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver import ask
+from ome_asp.solver.facts import Query
+from ome_asp.solver.programs import Variant
 from ome_asp.testing import strategies
 
 scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
@@ -48,7 +49,7 @@ def test_explain_rows_from_templates_are_the_rows_dumped(cluster, profile, pad):
     except InputError:
         reject()
     query = Query(**target)
-    answer = engine.solve(build_facts(loaded, [query]), 1).queries[1]
+    answer = ask.ask(loaded, [query], Variant.EXPLAIN).answer.queries[1]
     assume(answer.error is None and answer.label is not None)
     assert (to_json(report.explain_json(query, answer, profile, for_json=True), pad)
             == to_json(report.explain_json(query, answer, profile), pad))

@@ -27,7 +27,7 @@ from ome_asp.input import documents, limits
 from ome_asp.input.limits import SolveTimeout, check_alias_expansion, solve_bounded
 from ome_asp.input.loader import KUSTOMIZE_HINT
 from ome_asp.render import reasons
-from ome_asp.solver import engine, programs
+from ome_asp.solver import ask, engine, programs
 
 WORKED = str(FIXTURES / "worked-example")
 MODEL = "llama-3-2-3b-instruct"
@@ -463,7 +463,7 @@ def test_solving_is_bounded_in_time():
 
 def test_bounded_solving_finds_what_the_engine_finds():
     """solve_bounded with an on_model callback sees the same optimal models as the
-    engine's `for model in handle` loop (the change proposed for engine.solve)."""
+    engine's `for model in handle` loop (the change proposed for ask.solve)."""
     facts = run_cli("explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED, "--show", "facts").stdout
 
     def grounded() -> clingo.Control:
@@ -497,7 +497,7 @@ def dump_of(stderr: str) -> Path:
 
 
 def test_internal_error_from_the_engine_gives_exit_3_and_a_replayable_dump(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(engine, "solve", failing_solve(engine.InternalError("the encoding has no answer set for this input")))
+    monkeypatch.setattr(ask, "solve", failing_solve(engine.InternalError("the encoding has no answer set for this input")))
     argv = ["explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED]
     result = run_cli(*argv)
     assert (result.code, result.stdout) == (3, "")
@@ -520,11 +520,28 @@ def test_internal_error_from_the_engine_gives_exit_3_and_a_replayable_dump(monke
 
 
 def test_unexpected_exception_is_an_internal_error_without_traceback(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(engine, "solve", failing_solve(ZeroDivisionError("division by zero")))
+    monkeypatch.setattr(ask, "solve", failing_solve(ZeroDivisionError("division by zero")))
     result = run_cli("explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED)
     assert result.code == 3 and "Traceback" not in result.stderr
     assert result.stderr.startswith("internal error: ZeroDivisionError: division by zero; a reproduction is in ")
     assert (dump_of(result.stderr) / "facts.lp").is_file()
+
+
+def test_an_internal_error_of_a_search_leaves_its_facts(monkeypatch: pytest.MonkeyPatch):
+    """Every solve records its facts (ask.py): steer's edit search failing
+    leaves the facts of the program it was about to solve; before, only
+    explain, select and admit left any."""
+    def broken_ground(program, files, load=None):
+        if "edits.lp" in files:
+            raise ZeroDivisionError("division by zero")
+        return ground(program, files, load)
+
+    ground = engine.ground_program
+    monkeypatch.setattr(engine, "ground_program", broken_ground)
+    result = run_cli("steer", "--model", MODEL, "-n", "llama-demo", "-f", WORKED, "--want", "srt-llama-small")
+    assert result.code == 3 and result.stderr.startswith("internal error: ZeroDivisionError: division by zero; ")
+    facts = (dump_of(result.stderr) / "facts.lp").read_text()
+    assert "query(1)." in facts and "wanted(" in facts
 
 
 def test_internal_error_before_the_facts_exist(monkeypatch: pytest.MonkeyPatch):
@@ -543,7 +560,7 @@ def test_internal_error_when_no_dump_can_be_written(monkeypatch: pytest.MonkeyPa
     def no_space(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(engine, "solve", failing_solve(engine.InternalError("boom")))
+    monkeypatch.setattr(ask, "solve", failing_solve(engine.InternalError("boom")))
     monkeypatch.setattr(tempfile, "mkdtemp", no_space)
     result = run_cli("explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED)
     assert (result.code, result.stderr) == (3, "internal error: boom (no reproduction written: [Errno 28] No space left on device)\n")

@@ -13,8 +13,9 @@ import pytest
 from conftest import ROOT
 
 from ome_asp.input.loader import load_documents
-from ome_asp.solver import engine
+from ome_asp.solver import ask, engine
 from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver.programs import Variant
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from clusters import NAMESPACE, cluster_documents  # noqa: E402
@@ -65,7 +66,7 @@ def test_explain_program_with_every_reason_grows_linearly():
     per_unit = []
     for runtimes in (250, 2500):
         cluster, queries, facts = batch(runtimes, 20)
-        answer = engine.solve(facts, len(queries), explain=True, sizes=True)
+        answer = ask.solve(facts, len(queries), Variant.EXPLAIN, sizes=True)
         rows = sum(len(q.verdicts) for q in answer.queries.values())
         per_unit.append(answer.stats["atoms"] / (rows + sum(len(r.entries) for r in cluster.runtimes)))
     assert per_unit[1] <= per_unit[0] * GROWTH_TOLERANCE, per_unit
@@ -81,8 +82,8 @@ def test_G7_ranking_program_grounds_no_E14_reporting():
     explain program's, on the same facts."""
     _, queries, facts = batch(100, 10)
     # the controls stay referenced while their atoms are read
-    ranking = engine.ground(facts, engine.program(len(queries), explain=False))
-    explaining = engine.ground(facts, engine.program(len(queries), explain=True))
+    ranking = engine.ground(facts, Variant.RANK.answering(len(queries)))
+    explaining = engine.ground(facts, Variant.EXPLAIN.answering(len(queries)))
     ranked, explained = ranking.symbolic_atoms, explaining.symbolic_atoms
     assert any(True for _ in ranked.by_signature("failed", 2))  # the cluster has No rows
     for name, arity in E14_REPORTING:

@@ -19,8 +19,9 @@ from ome_asp.commands.select_runtime import Selection
 from ome_asp.errors import InputError
 from ome_asp.input import profiles
 from ome_asp.input.loader import load
-from ome_asp.solver import engine, programs
+from ome_asp.solver import ask, engine, programs
 from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver.programs import Variant
 from ome_asp.testing import builders, strategies
 
 WORKED = str(FIXTURES / "worked-example")
@@ -454,7 +455,7 @@ def test_O5_X1_outcome_agrees_with_explain(case):
     cluster = cluster_of(documents)
     query = Query(q["namespace"], model=q.get("model"), isvc=q.get("isvc"))
     facts = build_facts(cluster, [query])
-    answer = engine.solve(facts, 1, outcome=True).queries[1]
+    answer = ask.solve(facts, 1, Variant.SELECT).queries[1]
     outcome = answer.outcome
     assert [outcome.error, outcome.used, outcome.failure].count(None) == 2
     if outcome.error is not None:
@@ -516,9 +517,9 @@ def test_O5_select_all_agrees_with_one_query_select(profile, documents):
         assume(False)
     queries = [Query(i.namespace, isvc=i.name) for i in cluster.inference_services]
     assert len(queries) >= 2
-    batch = engine.solve(build_facts(cluster, queries), len(queries), outcome=True)
+    batch = ask.ask(cluster, queries, Variant.SELECT).answer
     for number, query in enumerate(queries, 1):
-        single = engine.solve(build_facts(cluster, [query]), 1, outcome=True).queries[1]
+        single = ask.ask(cluster, [query], Variant.SELECT).answer.queries[1]
         assert (Selection(query, batch.queries[number], profile.name).document()
                 == Selection(query, single, profile.name).document())
 

@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from ome_asp.commands import steer
 from ome_asp.input.loader import load
-from ome_asp.solver import engine
-from ome_asp.solver.facts import Query, RuntimeRef, build_facts
+from ome_asp.solver import ask
+from ome_asp.solver.facts import Query, RuntimeRef
+from ome_asp.solver.programs import Variant
 from ome_asp.testing import strategies
 
 WORKED = str(FIXTURES / "worked-example")
@@ -508,7 +509,7 @@ def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path,
     path.write_text(yaml.safe_dump_all(documents))
     cluster = load([str(path)])
     q = Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
-    before = engine.solve(build_facts(cluster, [q]), 1).queries[1]
+    before = ask.ask(cluster, [q], Variant.EXPLAIN).answer.queries[1]
     assume(before.error is None and before.verdicts)
     want = sorted(before.verdicts, key=lambda r: (r.kind, r.name))[pick % len(before.verdicts)]
     label = f"{want.kind}/{want.name}"
@@ -530,7 +531,7 @@ def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path,
 
 
 def wins(cluster, query: Query, want: RuntimeRef, edits) -> bool:
-    order = engine.solve(build_facts(steer.apply_edits(cluster, list(edits)), [query]), 1).queries[1].ranking
+    order = ask.ask(steer.apply_edits(cluster, list(edits)), [query], Variant.EXPLAIN).answer.queries[1].ranking
     return bool(order) and order[0] == want
 
 
@@ -550,7 +551,7 @@ def test_no_smaller_edit_set_exists(case, pick):
     documents, query = case
     cluster = load(["-"], stdin=__import__("io").BytesIO(yaml.safe_dump_all(documents).encode()))
     q = Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
-    before = engine.solve(build_facts(cluster, [q]), 1).queries[1]
+    before = ask.ask(cluster, [q], Variant.EXPLAIN).answer.queries[1]
     assume(before.error is None and before.verdicts)
     want = sorted(before.verdicts, key=lambda r: (r.kind, r.name))[pick % len(before.verdicts)]
     result = steer.steer(cluster, q, want)

@@ -17,9 +17,10 @@ from ome_asp.commands import serve
 from ome_asp.errors import OmeAspError
 from ome_asp.input import profiles
 from ome_asp.render import report
-from ome_asp.solver import engine, worlds
+from ome_asp.solver import ask, engine, worlds
 from ome_asp.solver.answer import decode, decode_texts
 from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver.programs import Variant
 from ome_asp.testing import strategies
 
 
@@ -102,17 +103,17 @@ def test_a_world_never_sees_another_worlds_objects():
         _case([_model(), _runtime("rt", "onnx")], query),
         _case([_model()], query),
     ]
-    answers = worlds.solve(batch, [1, 1, 1])
+    answers = ask.solve_worlds(batch, [1, 1, 1], Variant.EXPLAIN)
     assert [str(a.queries[1].selected) for a in answers] == ["ClusterServingRuntime rt", "None", "None"]
     assert answers[1].queries[1].verdicts and not answers[2].queries[1].verdicts
     for facts, answer in zip(batch, answers):
-        alone = engine.solve(facts, 1)
+        alone = ask.solve(facts, 1, Variant.EXPLAIN)
         assert report.explain_json(query, answer.queries[1]) == report.explain_json(query, alone.queries[1])
 
 
 def test_decode_texts_is_decode_of_the_printed_atoms():
     facts = _case([_model(), _runtime("rt")], Query("ns", model="m"))
-    ctl = engine.ground_program(facts.program, engine.program(1))
+    ctl = engine.ground_program(facts.program, Variant.EXPLAIN.files)
     with ctl.solve(yield_=True) as handle:
         symbols = [next(iter(handle)).symbols(shown=True)][0]
     a, b = decode(symbols, 1, facts), decode_texts([str(s) for s in symbols], 1, facts)
@@ -124,7 +125,7 @@ def test_the_rewritten_encoding_replays_with_plain_clingo(tmp_path):
     the worlds' facts, plain clingo gives the batch's shown atoms."""
     query = Query("ns", model="m")
     batch = [_case([_model(f), _runtime("rt")], query) for f in ("safetensors", "onnx")]
-    files = engine.program(0)
+    files = Variant.BATCH_EXPLAIN.files
     encoding = subprocess.run([sys.executable, "-m", "ome_asp.solver.worlds", *files], capture_output=True, text=True, check=True).stdout
     program = encoding + "".join(worlds.world_facts(f.program, w) for w, f in enumerate(batch))
     ctl = clingo.Control()
@@ -169,9 +170,9 @@ def test_a_batch_of_worlds_answers_each_case_as_it_answers_alone(batch, outcome)
     """Issue 12: report for report, byte for byte (explain's JSON; with
     outcome.lp also everything select reads)."""
     batch = [c for c in batch if c is not None]
-    answers = worlds.solve([facts for facts, _, _ in batch], [1] * len(batch), outcome=outcome)
+    answers = ask.solve_worlds([facts for facts, _, _ in batch], [1] * len(batch), Variant.SELECT if outcome else Variant.EXPLAIN)
     for (facts, query, profile), answer in zip(batch, answers):
-        alone = engine.solve(facts, 1, outcome=outcome)
+        alone = ask.solve(facts, 1, Variant.SELECT if outcome else Variant.EXPLAIN)
         assert _explain_text(query, answer, profile) == _explain_text(query, alone, profile)
         assert answer.denied == alone.denied and answer.unknown_classes == alone.unknown_classes
         if outcome:
@@ -182,7 +183,7 @@ def test_a_batch_of_worlds_answers_each_case_as_it_answers_alone(batch, outcome)
 @given(st.lists(cases(), min_size=1, max_size=8))
 def test_admission_as_worlds_equals_each_alone(batch):
     facts = [f for f, _, _ in filter(None, batch)]
-    for answer, alone in zip(worlds.admit(facts), map(engine.admit, facts)):
+    for answer, alone in zip(ask.solve_worlds(facts, [0] * len(facts), Variant.ADMIT), (ask.solve(f, 0, Variant.ADMIT) for f in facts)):
         assert (answer.denied, answer.unknown_classes) == (alone.denied, alone.unknown_classes)
 
 

@@ -5,7 +5,7 @@ every ServingRuntime and ClusterServingRuntime of the input.
 
 Each runtime is checked in the canonical order of I10 (kind, namespace,
 name) against the other objects given; only encoding/input.lp and
-encoding/admission.lp are grounded (`engine.admit`), which decide the
+encoding/admission.lp are grounded (`Variant.ADMIT`), which decide the
 denials; the messages are reasons.admission_text's. Text: one line per
 runtime, `<Kind> <ns>/<name>: ALLOWED` or `... : DENIED: <message>`, then
 `<n> runtimes: <a> allowed, <d> denied`. Exit 1 when any is denied, 2 on a
@@ -20,9 +20,9 @@ from typing import TextIO
 from ome_asp.commands.options import load_cluster
 from ome_asp.errors import Exit
 from ome_asp.render import reasons, report
-from ome_asp.solver import engine
+from ome_asp.solver import ask
 from ome_asp.solver.answer import Answer
-from ome_asp.solver.facts import build_facts
+from ome_asp.solver.programs import Variant
 
 
 def add_parser(commands, common) -> argparse.ArgumentParser:
@@ -41,9 +41,8 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     cluster = load_cluster(args, stdin, stderr)
-    facts = build_facts(cluster, [])
-    args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
-    verdicts = admission(facts, engine.admit(facts))
+    run = ask.ask(cluster, [], Variant.ADMIT)
+    verdicts = admission(run.facts, run.answer)
     denied = sum(1 for _, message in verdicts if message is not None)
     if args.output == "text":
         for runtime, message in verdicts:

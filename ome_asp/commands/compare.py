@@ -41,7 +41,7 @@ from ome_asp.input.changes import Change
 from ome_asp.input.loader import STDIN, load
 from ome_asp.input.objects import Cluster
 from ome_asp.render import reasons, report
-from ome_asp.solver import engine, programs, worlds
+from ome_asp.solver import ask, programs
 from ome_asp.solver.answer import QueryAnswer
 from ome_asp.solver.facts import (
     INPUT_SCHEMA,
@@ -50,11 +50,11 @@ from ome_asp.solver.facts import (
     Query,
     RuntimeRef,
     Term,
-    build_facts,
     build_variant_facts,
     facts_differ,
     runtime_id,
 )
+from ome_asp.solver.programs import Variant
 
 # A facet's changes are tried in every combination (2^k fact variants); past
 # this many, the part is one edit (docs/decisions.md).
@@ -107,8 +107,8 @@ def state(answer: QueryAnswer) -> tuple:
 def answers_of(runs: list[tuple[Cluster, list[Query]]], explain: bool = True) -> list[list[QueryAnswer]]:
     """Each run's answers to its queries, all runs grounded together as
     worlds (issue 12: one world per snapshot, profile or edited snapshot)."""
-    results = worlds.solve([build_facts(c, qs) for c, qs in runs], [len(qs) for _, qs in runs], explain)
-    return [[r.queries[n] for n in range(1, len(qs) + 1)] for r, (_, qs) in zip(results, runs)]
+    results = ask.ask_worlds(runs, Variant.EXPLAIN if explain else Variant.RANK)
+    return [[r.answer.queries[n] for n in range(1, len(qs) + 1)] for r, (_, qs) in zip(results, runs)]
 
 
 def compared(clusters: tuple[Cluster, Cluster], queries: list[Query]) -> tuple[list[Item], list[tuple[Query, QueryAnswer]]]:
@@ -194,8 +194,8 @@ def minimal_causes(before: Cluster, after: Cluster, query: Query, a: QueryAnswer
                 fact.edit_bit(Term(f"e({number})"), facet.term, 1 << bit)
 
     facts = build_variant_facts(scope, [query], facets, extend, INPUT_SCHEMA + programs.COMPARE)
-    found = engine.minimal_edit_sets(facts.program, programs.Variant.COMPARE, MAX_SETS)
-    numbers = sorted(sorted(int(term[2:-1]) for term in terms) for terms in found)  # e(N)
+    found = ask.edit_sets(facts, Variant.COMPARE, MAX_SETS)
+    numbers = sorted(sorted(term.arguments[0].number for term in terms) for terms in found)  # e(N)
     if not numbers:
         raise InternalError(f"compare: no subset of the changes gives the later selection for {query}")
     return [[edits[n] for n in chosen] for chosen in numbers]

@@ -21,9 +21,10 @@ from ome_asp.commands.options import add_input_flags, load_cluster, name_argumen
 from ome_asp.errors import Exit, OmeAspError, UsageError
 from ome_asp.input import profiles
 from ome_asp.render import reasons, report
-from ome_asp.solver import engine
+from ome_asp.solver import ask
 from ome_asp.solver.answer import Answer, QueryAnswer
-from ome_asp.solver.facts import Query, RuntimeRef, build_facts, with_queries
+from ome_asp.solver.facts import Query, RuntimeRef, with_queries
+from ome_asp.solver.programs import Variant
 from ome_asp.timing import Phases, gc_paused
 
 CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
@@ -81,14 +82,13 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
 
     query = Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
     with phases("facts"):
-        facts = build_facts(cluster, [query])
-    args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
+        facts = ask.facts_for(cluster, [query])
     if args.show == "facts":
         stdout.write(_facts_header(args) + facts.program)
         return Exit.OK
 
     details = args.verbose and args.output in ("table", "wide")  # explain_details reads them
-    result = engine.solve(facts, 1, details=details, sizes=args.stats)
+    result = ask.solve(facts, 1, Variant.EXPLAIN_DETAILS if details else Variant.EXPLAIN, sizes=args.stats)
     _count(result)
     phases.update(result.stats)
     notes = report.notes_json(cluster.warnings, warn_denied(result, stderr))
@@ -124,16 +124,15 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
     code is 1 when any query has one, else 3 when any query ends with an
     outcome (profiles.md section 0)."""
     if args.show == "facts":
-        stdout.write(_facts_header(args) + build_facts(cluster, queries).program)
+        stdout.write(_facts_header(args) + ask.facts_for(cluster, queries).program)
         return Exit.OK
     with phases("facts"):
-        facts = build_facts(cluster, [])  # the cluster's, once: the forked workers share them
-    args.facts = with_queries(facts, queries).program  # for the reproduction of an internal error (diagnostics)
+        facts = ask.cluster_facts(cluster, queries)  # the cluster's, once: the forked workers share them
     jobs = args.jobs or batch.default_jobs()
     output, profile = args.output, cluster.profile
 
     def work(chunk: list[tuple[int, Query]]) -> batch.Chunk:
-        result = engine.solve(with_queries(facts, [q for _, q in chunk]), len(chunk), sizes=args.stats)
+        result = ask.ask(facts, [q for _, q in chunk], Variant.EXPLAIN, sizes=args.stats).answer
         _count(result)
         started = time.perf_counter()
         stderr = io.StringIO()
@@ -153,7 +152,7 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
     code, stats = batch.answer(work, list(enumerate(queries)), jobs, output, stdout, stderr)
     for phase in ("ground", "solve", "decode", "output"):  # summed over the chunks (CPU time with -j > 1)
         phases[phase] = sum(s[f"{phase}_s"] for s in stats)
-    _print_phases(args, phases, args.facts, stats, stderr)
+    _print_phases(args, phases, with_queries(facts, queries).program if args.stats else "", stats, stderr)
     return code
 
 

@@ -34,9 +34,10 @@ from ome_asp.commands.options import load_cluster, name_argument
 from ome_asp.errors import Exit, UsageError
 from ome_asp.input import profiles
 from ome_asp.render import reasons, report
-from ome_asp.solver import engine, gosort
+from ome_asp.solver import ask, gosort
 from ome_asp.solver.answer import QueryAnswer, outcome_detail
-from ome_asp.solver.facts import Query, build_facts, with_queries
+from ome_asp.solver.facts import Query
+from ome_asp.solver.programs import Variant
 
 
 def add_parser(commands, common) -> argparse.ArgumentParser:
@@ -66,9 +67,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         queries = [Query(namespace=i.namespace, isvc=i.name) for i in cluster.inference_services]
         return _run_batch(args, cluster, queries, stdout, stderr)
     query = Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
-    facts = build_facts(cluster, [query])
-    args.facts = facts.program  # for the reproduction of an internal error (diagnostics)
-    result = engine.solve(facts, 1, outcome=True)
+    result = ask.ask(cluster, [query], Variant.SELECT).answer
     notes = report.notes_json(cluster.warnings, warn_denied(result, stderr))
     selection = Selection(query, result.queries[1], cluster.profile.name, notes)
     if selection.error is not None:
@@ -86,12 +85,11 @@ def _run_batch(args, cluster, queries: list[Query], stdout: TextIO, stderr: Text
     """--all: the queries in chunks over -j processes (ome_asp.commands.batch),
     as explain --all-models: exit 1 when any query uses no runtime (or has an
     error), else 3 when any ends with an outcome."""
-    facts = build_facts(cluster, [])  # the cluster's, once: the forked workers share them
-    args.facts = with_queries(facts, queries).program  # for the reproduction of an internal error (diagnostics)
+    facts = ask.cluster_facts(cluster, queries)  # the cluster's, once: the forked workers share them
     output, profile = args.output, cluster.profile.name
 
     def work(chunk: list[tuple[int, Query]]) -> batch.Chunk:
-        result = engine.solve(with_queries(facts, [q for _, q in chunk]), len(chunk), outcome=True)
+        result = ask.ask(facts, [q for _, q in chunk], Variant.SELECT).answer
         stderr = io.StringIO()
         if batch.is_first(chunk):  # the cluster's warnings, once
             warn_denied(result, stderr)

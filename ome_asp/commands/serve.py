@@ -51,9 +51,10 @@ from ome_asp.input.limits import MAX_INPUT_BYTES, format_byte_size
 from ome_asp.input.loader import load, load_documents, namespace_warning
 from ome_asp.input.objects import Cluster
 from ome_asp.render import report
-from ome_asp.solver import engine, worlds
+from ome_asp.solver import ask
 from ome_asp.solver.answer import Answer, QueryAnswer
-from ome_asp.solver.facts import Facts, Query, build_facts
+from ome_asp.solver.facts import Facts, Query
+from ome_asp.solver.programs import Variant
 from ome_asp.timing import gc_paused
 
 CACHED_NAMESPACES = 64
@@ -103,7 +104,7 @@ class Oracle:
         queries = namespace_queries(self.cluster, namespace)
         answers = {}
         if queries:
-            result = engine.solve(build_facts(self.cluster, queries), len(queries))
+            result = ask.ask(self.cluster, queries, Variant.EXPLAIN).answer
             answers = {q: result.queries[n] for n, q in enumerate(queries, 1)}
             self.denied = report.denials(result)
         self._answers[namespace] = answers
@@ -128,7 +129,7 @@ def input_warnings(cluster: Cluster, namespace: str) -> list[str]:
 
 
 def solve_one(cluster: Cluster, query: Query) -> Answer:
-    return engine.solve(build_facts(cluster, [query]), 1)
+    return ask.ask(cluster, [query], Variant.EXPLAIN).answer
 
 
 def respond(request: dict, oracle, default: profiles.Profile = profiles.V1_3) -> dict:
@@ -144,7 +145,7 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
     grounding per command (explain, select, admit)."""
     responses: list[dict] = []
     pending: list[int] = []  # where the answers of `cases` go
-    cases: list[tuple[str, Facts, Query | None, profiles.Profile]] = []
+    cases: list[tuple[str, Cluster, Query | None, profiles.Profile]] = []
     warnings: list[list[str]] = []  # each case's input warnings (its report's, issue 16)
     for request in requests:
         if isinstance(request, str):
@@ -166,7 +167,7 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
                 continue
             else:
                 cluster = oracle(profile).cluster
-            cases.append((command, build_facts(cluster, [] if query is None else [query]), query, profile))
+            cases.append((command, cluster, query, profile))
             pending.append(len(responses) - 1)
             warnings.append(cluster.warnings if query is None else input_warnings(cluster, query.namespace))
         except OmeAspError as error:
@@ -180,8 +181,8 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
     return responses
 
 
-def answer_worlds(cases: list[tuple[str, Facts, Query | None, profiles.Profile]]) -> list[dict]:
-    """{"report": ...} or {"error": ...} of each (command, facts, query,
+def answer_worlds(cases: list[tuple[str, Cluster, Query | None, profiles.Profile]]) -> list[dict]:
+    """{"report": ...} or {"error": ...} of each (command, cluster, query,
     profile), as `ome-asp <command> -o json` reports it; the cases of each
     command grounded together, one world each."""
     answers: list[dict] = [{} for _ in cases]
@@ -189,12 +190,11 @@ def answer_worlds(cases: list[tuple[str, Facts, Query | None, profiles.Profile]]
         chosen = [i for i, case in enumerate(cases) if case[0] == command]
         if not chosen:
             continue
-        batch = [cases[i][1] for i in chosen]
-        solved = worlds.admit(batch) if command == "admit" else worlds.solve(batch, [1] * len(batch), outcome=command == "select")
-        for i, answer in zip(chosen, solved):
-            _, facts, query, profile = cases[i]
+        batch = [(cases[i][1], [] if cases[i][2] is None else [cases[i][2]]) for i in chosen]
+        for i, run in zip(chosen, ask.ask_worlds(batch, _VARIANTS[command])):
+            _, _, query, profile = cases[i]
             try:
-                answers[i] = _REPORTS[command](query, answer, profile, facts)
+                answers[i] = _REPORTS[command](query, run.answer, profile, run.facts)
             except OmeAspError as error:
                 answers[i] = {"error": str(error)}
     return answers
@@ -227,6 +227,7 @@ def _admit_report(query, answer: Answer, profile: profiles.Profile, facts: Facts
 
 
 _REPORTS = {"explain": _explain_report, "select": _select_report, "admit": _admit_report}
+_VARIANTS = {"explain": Variant.EXPLAIN, "select": Variant.SELECT, "admit": Variant.ADMIT}
 
 
 def _command(request: dict) -> str:

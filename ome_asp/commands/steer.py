@@ -39,7 +39,7 @@ from ome_asp.input.objects import (
 )
 from ome_asp.input.sizes import is_size, parse_size
 from ome_asp.render import reasons, report
-from ome_asp.solver import engine, programs
+from ome_asp.solver import ask, programs
 from ome_asp.solver.answer import QueryAnswer, Verdict
 from ome_asp.solver.facts import (
     INPUT_SCHEMA,
@@ -55,6 +55,7 @@ from ome_asp.solver.facts import (
     runtime_id,
     term,
 )
+from ome_asp.solver.programs import Variant
 
 # The predicates an edit can change; their facts arrive as base_* (steer.lp).
 EDITABLE = frozenset({
@@ -259,7 +260,7 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
     objects may change: the wanted runtime only, the InferenceService only
     (its accelerator classes and deployment-mode annotations, else its
     spec.runtime), or any (the runtime, rivals, the InferenceService's fields)."""
-    result = engine.solve(build_facts(cluster, [query]), 1)
+    result = ask.ask(cluster, [query], Variant.EXPLAIN).answer
     before, denied = result.queries[1], report.denials(result)
     if before.error is not None:
         raise OmeAspError(reasons.text(before.error))
@@ -352,7 +353,7 @@ def _steer_named(cluster: Cluster, query: Query, want: RuntimeRef, isvc, before:
         sync = {} if isvc.runtime_auto_sync is None else {"autoSync": isvc.runtime_auto_sync}
         edits = [Edit("runtime_name", RuntimeRef(INFERENCE_SERVICE, isvc.namespace, isvc.name), "spec.runtime",
                       {"name": isvc.runtime_name, "kind": isvc.runtime_kind}, {"name": want.name, "kind": want.kind, **sync})]
-    answer = engine.solve(build_facts(apply_edits(cluster, edits), [query]), 1, outcome=True).queries[1]
+    answer = ask.ask(apply_edits(cluster, edits), [query], Variant.SELECT).answer.queries[1]
     if answer.outcome.used == want:
         return SteerResult(want, query, [], [EditSet(edits, answer)], before, [], edits, denied, named)
     why = Selection(query, answer).message or "OME uses no runtime"
@@ -584,14 +585,14 @@ def _model(cluster: Cluster, before: QueryAnswer) -> Model | None:
 
 
 def _solve(facts: Facts, candidates: _Candidates) -> list[list[Edit]]:
-    found = engine.minimal_edit_sets(facts.program, programs.Variant.STEER, MAX_SETS)
-    return [[candidates.edits[term] for term in edit_set] for edit_set in found]
+    found = ask.edit_sets(facts, Variant.STEER, MAX_SETS)
+    return [[candidates.edits[str(term)] for term in edit_set] for edit_set in found]
 
 
 def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit]) -> EditSet:
     """Apply the edits to the manifests and select again: the edit set must make
     `want` the first runtime, or steer reports no success (issue 16)."""
-    answer = engine.solve(build_facts(apply_edits(cluster, edits), [query]), 1, details=True).queries[1]  # details: win_notes reads the scoring entries
+    answer = ask.ask(apply_edits(cluster, edits), [query], Variant.EXPLAIN_DETAILS).answer.queries[1]  # details: win_notes reads the scoring entries
     if not answer.ranking or answer.ranking[0] != want:
         raise InternalError(f"steer: the edit set {[e.describe() for e in edits]} does not make {want} win when applied")
     return EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer)

@@ -449,7 +449,7 @@ def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
     from ome_asp.commands.explain import CANDIDATE_LIMIT
     from ome_asp.input import profiles
     from ome_asp.input.loader import load
-    from ome_asp.solver.facts import Query, build_facts
+    from ome_asp.solver.facts import Query
 
     results: list[dict | None] = [None] * len(requests)
     chosen, worlds = [], []
@@ -464,7 +464,7 @@ def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
             continue
         target = None if command == "admit" else Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
         chosen.append(i)
-        worlds.append((command, build_facts(cluster, [] if target is None else [target]), target, cluster.profile))
+        worlds.append((command, cluster, target, cluster.profile))
     for i, response in zip(chosen, serve.answer_worlds(worlds)):
         command, manifests, query, profile, want = requests[i]
         if "report" in response and command == "explain" and len(response["report"].get("rows", ())) > CANDIDATE_LIMIT:

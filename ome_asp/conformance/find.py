@@ -41,7 +41,7 @@ from ome_asp.input.objects import unrepresentable
 from ome_asp.input.sizes import is_go_size, is_size
 from ome_asp.input.versions import parse_version
 from ome_asp.render import report
-from ome_asp.solver import engine, finder, programs, space
+from ome_asp.solver import ask, finder, programs, space
 
 LEVELS = ("selected", "order", "rows", "reasons")
 WEIGHT_LIMIT = 2**40
@@ -490,12 +490,12 @@ def verify(found: Found) -> None:
 def _where_holds(found: Found, side: Side) -> bool:
     """--where re-checked: the ordinary batch explain program on the facts of
     the loaded witness, with the user's constraints, has its answer set."""
-    from ome_asp.solver.facts import Query, build_facts
+    from ome_asp.solver.facts import Query
 
     cluster = load(["-"], stdin=io.BytesIO(found.manifests[side.name].encode()), profile=side.profile)
-    facts = build_facts(cluster, [Query(**found.query)])
     with programs.using_encoding(side.encoding):
-        return engine.satisfiable(facts, finder.world_files(found.bounds, explain=True), found.question.where)
+        return ask.satisfiable(cluster, [Query(**found.query)], finder.world_variant(found.bounds, explain=True),
+                               found.question.where)
 
 
 def _summary(found: Found) -> str:

@@ -430,11 +430,11 @@ def _shares(world: World, first: World, files: tuple[str, ...]) -> tuple[int, se
     return 1, pinned.varied(VARIES[world.variant], programs)
 
 
-def world_files(bounds: Bounds, explain: bool) -> tuple[str, ...]:
-    """The encoding files of a world: the batch program, explanation.lp for
-    the No rows' reasons (`explain`), and with an InferenceService outcome.lp
-    (what select answers), which reads explanation.lp's checks."""
-    return (Variant.FIND_SELECT if bounds.isvc else Variant.FIND_EXPLAIN if explain else Variant.FIND_RANK).files
+def world_variant(bounds: Bounds, explain: bool) -> Variant:
+    """The program of a world: the batch program, explanation.lp for the No
+    rows' reasons (`explain`), and with an InferenceService outcome.lp (what
+    select answers), which reads explanation.lp's checks."""
+    return Variant.FIND_SELECT if bounds.isvc else Variant.FIND_EXPLAIN if explain else Variant.FIND_RANK
 
 
 def search(bounds: Bounds, world_list: list[World], conditions: list[Path], parameters: str = "",
@@ -448,7 +448,7 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
     for the smallest witness stays sequential (clasp's parallel optN
     enumeration does not flag the optimum as proven)."""
 
-    files = world_files(bounds, explain)
+    files = world_variant(bounds, explain).files
     # Scores keyed by the model, not by its score view: one per possible model, not per possible view (pinned.COLLAPSED, D-71).
     collapse = pinned.collapsible([*conditions, *([where] if where else []),
                                    *{w.encoding / name for w in world_list for name in files}])

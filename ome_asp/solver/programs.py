@@ -88,3 +88,16 @@ class Variant(enum.Enum):
     @property
     def one_query(self) -> bool:
         return SELECTION[0] in self.value
+
+    @property
+    def batch(self) -> Variant:
+        """The variant that answers as this one does for any number of
+        queries and cases (worlds): winner.lp instead of selection.lp."""
+        if not self.one_query:
+            return self
+        return Variant(tuple(WINNER[0] if name == SELECTION[0] else name for name in self.value if name not in DETAILS))
+
+    def answering(self, n_queries: int) -> Variant:
+        """The variant that answers `n_queries` queries as this one does:
+        itself for one, its batch form for any other number."""
+        return self if n_queries == 1 else self.batch

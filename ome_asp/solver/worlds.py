@@ -1,13 +1,13 @@
 """Worlds: many independent cases in one grounding (issue 12, docs/decisions.md D-49).
 
-encoding/*.lp is written for one cluster. `compile_files` rewrites its parsed
+encoding/*.lp is written for one cluster. `compiled` rewrites its parsed
 statements (clingo.ast) so that every predicate carries a leading *world*
 term: `examined(Q, R)` becomes `examined(W, Q, R)`, `switch(N, V)` becomes
 `switch(W, N, V)`. A world is one case: its own objects, its own profile
 switches and its own queries. Python emits `world(W).` and each fact of the
-case with `W` first (`world_facts`), grounds all worlds together and decodes
-the shown atoms world by world with the one decoder of answer.py
-(`split_worlds`, `answer.decode_texts`).
+case with `W` first (`world_facts`); ask.ask_worlds grounds all worlds
+together and decodes the shown atoms world by world with the one decoder of
+answer.py (`split_worlds`, `answer.decode_texts`).
 
 What the rewrite touches (and why it is sound, D-49):
 - every atom (`SymbolicAtom`) in a rule's head, body, conditions and
@@ -31,7 +31,6 @@ batch replays with plain clingo: that text plus the worlds' facts.
 from __future__ import annotations
 
 import atexit
-import dataclasses
 import re
 import sys
 from pathlib import Path
@@ -40,11 +39,8 @@ import clingo
 from clingo import ast
 
 from ome_asp.errors import Exit
-from ome_asp.solver import engine, gosort
-from ome_asp.solver.answer import Answer, _texts, decode_texts
-from ome_asp.solver.facts import Facts
+from ome_asp.solver import engine
 from ome_asp.solver.programs import Variant, encoding_dir
-from ome_asp.timing import gc_paused
 
 WORLD = "World"  # the variable the rewrite adds; the encoding must not use it
 _GUARD = "world"
@@ -183,56 +179,9 @@ def split_worlds(texts: list[str]) -> dict[int, list[str]]:
     return worlds
 
 
-def solve(batch: list[Facts], n_queries: list[int], explain: bool = True, outcome: bool = False) -> list[Answer]:
-    """`engine.solve(facts, n, explain, outcome)` of each case of `batch`, all
-    grounded together as worlds of the batch program (winner.lp: each world's
-    first runtime without search, the variant explain --all-models uses; tests
-    check it equals the one-query optimum). A batch whose program has no
-    single answer set is answered case by case, so a case fails as it fails
-    alone."""
-    files = engine.program(0, explain, outcome)  # 0 queries: the batch variant
-    answers = _solve(batch, n_queries, files)
-    if answers is None:
-        return [engine.solve(f, n, explain, outcome) for f, n in zip(batch, n_queries)]
-    if outcome:  # code-v0.1.5: the Go order's first runtime, pinned as engine.solve pins it
-        pinned = {}
-        for w, (facts, answer) in enumerate(zip(batch, answers)):
-            if facts.profile is not None and facts.profile.go_sort:
-                pins = {q: a.ranking[0] for q, a in answer.queries.items() if a.ranking and a.ranking[0] != a.selected}
-                if pins:
-                    pinned[w] = dataclasses.replace(facts, program=facts.program + engine.go_first_facts(facts, pins))
-        if pinned:
-            again = solve(list(pinned.values()), [n_queries[w] for w in pinned], explain, outcome)
-            for w, answer in zip(pinned, again):
-                answers[w] = answer
-    return answers
-
-
-def admit(batch: list[Facts]) -> list[Answer]:
-    """`engine.admit` of each case of `batch`, grounded together."""
-    answers = _solve(batch, [0] * len(batch), Variant.ADMIT.files)
-    return answers if answers is not None else [engine.admit(f) for f in batch]
-
-
-def _solve(batch: list[Facts], n_queries: list[int], files: tuple[str, ...]) -> list[Answer] | None:
-    program = declaration() + "".join(world_facts(f.program, w) for w, f in enumerate(batch))
-    ctl = engine.ground_program(program, files, load)
-    with ctl.solve(yield_=True) as handle:
-        models = [model.symbols(shown=True) for model in handle]
-    del ctl  # a batch's Control is freed with it: memory stays flat over batches
-    if len(models) != 1:
-        return None
-    with gc_paused():
-        atoms = split_worlds(_texts(models[0]))
-        return [
-            decode_texts(atoms.get(w, []), n, facts, gosort.order if facts.profile is not None and facts.profile.go_sort else None)
-            for w, (facts, n) in enumerate(zip(batch, n_queries))
-        ]
-
-
 def main(argv: list[str]) -> int:
     """Print the rewritten encoding files (default: every file main.lp includes)."""
-    names = [Path(a).name for a in argv] or list(engine.program(1))
+    names = [Path(a).name for a in argv] or list(Variant.EXPLAIN.files)
     sys.stdout.write(declaration())
     for name in names:
         sys.stdout.write(f"% --- {name}, one world per case\n")

@@ -42,7 +42,7 @@ from ome_asp.input.objects import (
     Source,
 )
 from ome_asp.render import reasons
-from ome_asp.solver import engine
+from ome_asp.solver import ask
 from ome_asp.solver.facts import (
     EntryTables,
     FactBuilder,
@@ -52,6 +52,7 @@ from ome_asp.solver.facts import (
     const,
     runtime_id,
 )
+from ome_asp.solver.programs import Variant
 
 from .lp import run, term, text
 
@@ -667,7 +668,7 @@ def csr_object(name, entries, size_range=None):
 def explain(*runtimes):
     cluster = Cluster(models=[SEED_MODEL], runtimes=list(runtimes))
     facts = build_facts(cluster, [Query("ns", model="m")])
-    return facts, engine.solve(facts, 1).queries[1]
+    return facts, ask.solve(facts, 1, Variant.EXPLAIN).queries[1]
 
 
 def test_e15_text_is_assembled_in_entry_order():
