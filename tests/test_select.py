@@ -424,7 +424,7 @@ def test_internal_error_exits_3(monkeypatch):
     def broken(*args, **kwargs):
         raise engine.InternalError("the encoding has no answer set for this input")
 
-    monkeypatch.setattr(engine, "solve", broken)
+    monkeypatch.setattr(ask, "solve", broken)
     result = select("--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", WORKED)
     assert result.code == 3 and result.stderr.startswith("internal error: ")
 
