@@ -51,7 +51,7 @@ from ome_asp.input.limits import MAX_INPUT_BYTES, format_byte_size
 from ome_asp.input.loader import load, load_documents, namespace_warning
 from ome_asp.input.objects import Cluster
 from ome_asp.render import report
-from ome_asp.solver import ask
+from ome_asp.solver import ask, worlds
 from ome_asp.solver.answer import Answer, QueryAnswer
 from ome_asp.solver.facts import Facts, Query
 from ome_asp.solver.programs import Variant
@@ -308,7 +308,7 @@ def serve(
                 for line in answers:
                     stdout.write(line)
                     stdout.flush()
-    return 0
+    return Exit.OK
 
 
 def read_ahead(
