@@ -44,7 +44,7 @@ from ome_asp.commands import admit, batch
 from ome_asp.commands.explain import check_single_answer
 from ome_asp.commands.options import add_max_input_size_flag, add_profile_flags, profile_of
 from ome_asp.commands.select_runtime import Selection
-from ome_asp.errors import OmeAspError, UsageError
+from ome_asp.errors import Exit, OmeAspError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.documents import MESSAGE_VALUE_CHARS
 from ome_asp.input.limits import MAX_INPUT_BYTES, format_byte_size

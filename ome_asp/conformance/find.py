@@ -41,7 +41,7 @@ from ome_asp.input.objects import unrepresentable
 from ome_asp.input.sizes import is_go_size, is_size
 from ome_asp.input.versions import parse_version
 from ome_asp.render import report
-from ome_asp.solver import ask, finder, programs, space
+from ome_asp.solver import ask, engine, finder, programs, space
 
 LEVELS = ("selected", "order", "rows", "reasons")
 WEIGHT_LIMIT = 2**40

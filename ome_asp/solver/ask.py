@@ -35,6 +35,7 @@ from ome_asp.solver.facts import Facts, Query, RuntimeRef, build_facts, with_que
 from ome_asp.solver.programs import OUTCOME, Variant
 from ome_asp.timing import gc_paused
 
+
 @dataclasses.dataclass
 class Run:
     """What one ask gives: the facts it solved and their answer (with the
