@@ -9,7 +9,7 @@ each with a baseline measured in the same run (docs/performance.md, section
 T1  serve --stdio --profile code-v0.1.5 on random clusters of 1-10 runtimes,
     each request with its own manifests, all written at once (read ahead:
     batches of worlds); baseline: the same server answering one line at a
-    time (each line sent after the previous answer: batches of one); both
+    time (each line sent after the previous answer: batches of one), at serve's default -j (every core it may use); both
     rates leave out the first answer (the server's start). The Go selector's
     ~18,000 cases/s is not measured here (issue 12, an earlier measurement):
     it is printed as such, outside the same-run baseline.
@@ -22,7 +22,7 @@ T3  Python per 4-runtime case in a serve batch: JSON line -> objects -> facts
 T4  check fixtures/cases (default -j, and -j 1); baseline: the same cases
     read and answered one command line at a time, in-process (the path
     before worlds), CPU time against -j 1's.
-T5  serve's resident memory over 100,000 requests (sampled every 10,000).
+T5  serve's resident memory over 100,000 requests (sampled every 10,000), its -j workers included.
 """
 
 from __future__ import annotations
@@ -71,8 +71,11 @@ def requests(count: int, runtimes: tuple[int, int] = (1, 10), seed: int = 0) -> 
 
 
 def rss_kb(pid: int) -> int:
+    """The resident memory of a process and of its children (serve -j's workers)."""
     with open(f"/proc/{pid}/status") as status:
-        return int(next(line.split()[1] for line in status if line.startswith("VmRSS:")))
+        own = int(next(line.split()[1] for line in status if line.startswith("VmRSS:")))
+    with open(f"/proc/{pid}/task/{pid}/children") as children:
+        return own + sum(rss_kb(int(child)) for child in children.read().split())
 
 
 def cpu_seconds(process: subprocess.Popen) -> float:
