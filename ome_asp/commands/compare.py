@@ -42,7 +42,7 @@ from ome_asp.input.loader import STDIN, load
 from ome_asp.input.objects import Cluster
 from ome_asp.render import reasons, report
 from ome_asp.solver import ask, programs
-from ome_asp.solver.answer import QueryAnswer
+from ome_asp.solver.answer import Criterion, QueryAnswer
 from ome_asp.solver.facts import (
     INPUT_SCHEMA,
     Facet,
@@ -73,6 +73,7 @@ class Item:
     after: QueryAnswer
     causes: list[list] = field(default_factory=list)  # minimal edit sets: Changes, or profile settings
     note: str | None = None  # why no cause was searched
+    optimum: list[Criterion] = field(default_factory=list)  # compare.lp's, where the causes are its optima (--show opt)
 
 
 @dataclass
@@ -153,7 +154,7 @@ def compare_snapshots(before: Cluster, after: Cluster, queries: list[Query], nou
         elif state(a)[0] != "selected" or state(b)[0] != "selected":
             item.note = "no cause searched: a snapshot answers this query with an error or an outcome, not a selection"
         else:
-            item.causes = minimal_causes(before, after, query, a, b, read)
+            item.causes, item.optimum = minimal_causes(before, after, query, a, b, read)
             searched.append(item)
     _verify(before, searched)
     return Comparison(("before", "after"), items, unchanged, len(queries), noun, read, ignored, before.profile.name)
@@ -171,9 +172,10 @@ def _is_read(profile: profiles.Profile, change: Change, old: dict, new: dict) ->
 
 
 def minimal_causes(before: Cluster, after: Cluster, query: Query, a: QueryAnswer, b: QueryAnswer,
-                   read: list[Change]) -> list[list[Change]]:
+                   read: list[Change]) -> tuple[list[list[Change]], list[Criterion]]:
     """Up to MAX_SETS smallest sets of `read` that, applied alone to `before`,
-    make it select what `after` selects for `query`; each verified."""
+    make it select what `after` selects for `query` (each verified), and
+    their optimum by name."""
     goal = first(b)
     keys = _relevant(before, after, query, a, b, read)
     relevant = [c for c in read if c.object in keys]
@@ -195,10 +197,10 @@ def minimal_causes(before: Cluster, after: Cluster, query: Query, a: QueryAnswer
 
     facts = build_variant_facts(scope, [query], facets, extend, INPUT_SCHEMA + programs.COMPARE)
     found = ask.edit_sets(facts, Variant.COMPARE, MAX_SETS)
-    numbers = sorted(sorted(term.arguments[0].number for term in terms) for terms in found)  # e(N)
+    numbers = sorted(sorted(term.arguments[0].number for term in terms) for terms in found.sets)  # e(N)
     if not numbers:
         raise InternalError(f"compare: no subset of the changes gives the later selection for {query}")
-    return [[edits[n] for n in chosen] for chosen in numbers]
+    return [[edits[n] for n in chosen] for chosen in numbers], found.optimum
 
 
 def _relevant(before: Cluster, after: Cluster, query: Query, a: QueryAnswer, b: QueryAnswer,
@@ -546,6 +548,9 @@ def add_parser(commands, common) -> None:
     parser.add_argument("--profiles", metavar="A,B", help="compare -f's manifests under two profiles")
     parser.add_argument("--ome-versions", metavar="X,Y", help="compare -f's manifests under two OME releases' profiles")
     parser.add_argument("-o", "--output", choices=("table", "json", "yaml"), default="table")
+    parser.add_argument("--show", choices=("opt",),
+                        help="opt: the optimum of the causes' search (compare.lp's criteria and their values) "
+                        "for each query whose selection changed, instead of the comparison")
     common(parser)
     parser.set_defaults(run=run)
 
@@ -567,6 +572,22 @@ def _pair(args) -> tuple[profiles.Profile, profiles.Profile] | None:
     return profiles.for_release(parts[0]), profiles.for_release(parts[1])
 
 
+def _show_opt(result: Comparison, output: str, stdout: TextIO) -> int:
+    """--show opt: compare.lp's optimum (its criteria and their values) for
+    each query whose selection changed, instead of the comparison."""
+    searched = [item for item in result.items if item.optimum]
+    if output == "table":
+        for item in searched:
+            stdout.write(_header(item.query) + "\n" + report.optimum_text("compare.lp", item.optimum))
+        if not searched:
+            stdout.write("No cause was searched: no selection changed between the snapshots.\n")
+    else:
+        items = [{"query": _query_json(item.query, item.after, item.before), **report.optimum_json("compare.lp", item.optimum)}
+                 for item in searched]
+        report.dump({"apiVersion": report.API_VERSION, "kind": "List", "items": items}, output, stdout)
+    return Exit.NEGATIVE if result.items else Exit.OK
+
+
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     targets = [args.model is not None, args.isvc is not None, args.all_models, args.all]
     if sum(targets) != 1:
@@ -579,6 +600,9 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
             raise UsageError("--profile/--ome-version cannot be combined with --profiles/--ome-versions")
         if not args.filename:
             raise UsageError("no input: pass the manifests with -f")
+        if args.show == "opt":
+            raise UsageError("--show opt: a comparison of profiles optimises nothing (each setting is tried); "
+                             "compare --before/--after searches the smallest causes (compare.lp)")
         result = compare_profiles(args.filename, stdin, args, pair, stderr)
     else:
         if not args.before or not args.after:
@@ -590,6 +614,8 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         after = _load(args.after, stdin, args, profile, stderr)
         queries, noun = queries_of([before, after], args.namespace, args)
         result = compare_snapshots(before, after, queries, noun)
+    if args.show == "opt":
+        return _show_opt(result, args.output, stdout)
     if args.output == "table":
         stdout.write(render_text(result, args.all))
     else:

@@ -45,9 +45,10 @@ def add_parser(commands) -> None:
     add_input_flags(explain)
     explain.add_argument("-o", "--output", choices=("table", "wide", "json", "yaml"), default="table")
     explain.add_argument(
-        "--show", choices=("facts",),
-        help="print the facts of this run as a logic program instead of the result "
-        "(replay: python -m clingo FACTS.lp encoding/main.lp)",
+        "--show", choices=("facts", "opt"),
+        help="instead of the result, facts: the facts of this run as a logic program "
+        "(replay: python -m clingo FACTS.lp encoding/main.lp); opt: the optimum's criteria "
+        "(selection.lp's levels, O1-O4) and their values",
     )
     batch.add_jobs_flag(explain, "--all-models: answer the models")
     explain.add_argument("--timers", action="store_true", help="print the time of each phase on stderr (with -j, summed over the processes)")
@@ -89,6 +90,9 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
 
     details = args.verbose and args.output in ("table", "wide")  # explain_details reads them
     result = ask.solve(facts, 1, Variant.EXPLAIN_DETAILS if details else Variant.EXPLAIN, sizes=args.stats)
+    answered = result.queries[1].error is None and result.queries[1].ended is None  # else: explain's error or outcome
+    if args.show == "opt" and answered:
+        return _show_opt(args.output, result, cluster.profile, stdout, stderr)
     _count(result)
     phases.update(result.stats)
     notes = report.notes_json(cluster.warnings, warn_denied(result, stderr))
@@ -108,6 +112,20 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         print(line, file=stderr)
     _print_phases(args, phases, facts.program, [result.stats], stderr)
     return max(code, Exit.ERROR) if missing else code
+
+
+def _show_opt(output: str, result: Answer, profile: profiles.Profile, stdout: TextIO, stderr: TextIO) -> int:
+    """--show opt (as `spack solve --show opt`): selection.lp's optimum, each
+    criterion and its value: the selected runtime's rank key (ordering.lp:
+    0 or 1 for the scope, ranks of exact numbers for score, distance and
+    name), all 0 when nothing is selected."""
+    if profile.go_sort:
+        print(f"note: under {profile.name} OME orders by Go's sort (profiles.md 3.3), not by these criteria", file=stderr)
+    if output in ("json", "yaml"):
+        report.dump(report.optimum_json("selection.lp", result.optimum), output, stdout)
+    else:
+        stdout.write(report.optimum_text("selection.lp", result.optimum))
+    return Exit.OK
 
 
 def _print_phases(args, phases: Phases, program: str, stats: list[dict], stderr: TextIO) -> None:
@@ -195,6 +213,8 @@ def _check_explain_flags(args) -> None:
         raise UsageError("--with-effective requires --isvc")
     if args.with_effective:
         raise UsageError("--with-effective is not supported by ome-asp: it reads the live cluster's effective runtime")
+    if args.all_models and args.show == "opt":
+        raise UsageError("--show opt needs one query (--model or --isvc): --all-models ranks by the keys, optimising nothing")
 
 
 def _batch_queries(cluster, namespace: str) -> list[Query]:

@@ -22,7 +22,7 @@ import dataclasses
 import itertools
 import json
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ome_asp.commands.explain import add_explain_targets, print_denied, print_outcome
 from ome_asp.commands.options import load_cluster
@@ -40,7 +40,7 @@ from ome_asp.input.objects import (
 from ome_asp.input.sizes import is_size, parse_size
 from ome_asp.render import reasons, report
 from ome_asp.solver import ask, programs
-from ome_asp.solver.answer import QueryAnswer, Verdict
+from ome_asp.solver.answer import Criterion, QueryAnswer, Verdict
 from ome_asp.solver.facts import (
     INPUT_SCHEMA,
     EntryTables,
@@ -220,6 +220,7 @@ class SteerResult:
     candidates: list[Edit]  # every edit considered (the vocabulary applied to this cluster)
     denied: list  # report.denials: runtimes admission would deny (warned on stderr, `denied` in the report)
     named: RuntimeRef | None = None  # the runtime the InferenceService names (spec.runtime.name): no ranking decides
+    optimum: list[Criterion] = field(default_factory=list)  # steer.lp's, where the edit sets are its optima (--show opt)
 
     @property
     def pinned(self) -> bool:
@@ -285,10 +286,10 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
     # (issue 16: steer said success where the ranking after still had another first).
     blockers = [] if want.namespaced else [r for r in before.ranking if r.namespaced]
     runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
-    found, candidates = _search(cluster, query, runtime, before, isvc, own)
+    found, optimum, candidates = _search(cluster, query, runtime, before, isvc, own)
     edit_sets = [_verify(cluster, query, want, edits) for edits in found]
     if edit_sets:
-        return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied)
+        return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied, optimum=optimum)
     unnamed = []  # why naming the runtime does not make OME use it either
     if own == "isvc":  # D-66: the InferenceService's fields cannot steer the ranking: name the runtime (X1)
         named = _steer_named(cluster, query, want, isvc, before, denied)
@@ -301,11 +302,12 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
 
 
 def _search(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, isvc: InferenceService | None,
-            own: str) -> tuple[list[list[Edit]], list[Edit]]:
-    """The optimal edit sets of steer.lp over the edits `own` allows, and every candidate edit."""
+            own: str) -> tuple[list[list[Edit]], list[Criterion], list[Edit]]:
+    """The optimal edit sets of steer.lp over the edits `own` allows, their
+    optimum by name, and every candidate edit."""
     candidates = _Candidates(cluster, query, runtime, before, own, isvc)
     facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + programs.STEER)
-    return _solve(facts, candidates), list(candidates.edits.values())
+    return *_solve(facts, candidates), list(candidates.edits.values())
 
 
 def _what_helps(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer,
@@ -315,7 +317,7 @@ def _what_helps(cluster: Cluster, query: Query, runtime: Runtime, before: QueryA
     InferenceService's spec.runtime (X1); [] when neither does."""
     want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
     if own != "all":
-        helping, _ = _search(cluster, query, runtime, before, isvc, "all")
+        helping, _, _ = _search(cluster, query, runtime, before, isvc, "all")
         if helping:
             edits = sorted(helping[0], key=lambda e: (KINDS.index(e.kind), e.path))
             owners = ["runtime" if e.runtime == want else "isvc" if e.runtime.kind == INFERENCE_SERVICE else "all"
@@ -584,9 +586,9 @@ def _model(cluster: Cluster, before: QueryAnswer) -> Model | None:
     return next((m for m in cluster.models if m.name == name and m.namespace == namespace), None)
 
 
-def _solve(facts: Facts, candidates: _Candidates) -> list[list[Edit]]:
+def _solve(facts: Facts, candidates: _Candidates) -> tuple[list[list[Edit]], list[Criterion]]:
     found = ask.edit_sets(facts, Variant.STEER, MAX_SETS)
-    return [[candidates.edits[str(term)] for term in edit_set] for edit_set in found]
+    return [[candidates.edits[str(term)] for term in edit_set] for edit_set in found.sets], found.optimum
 
 
 def _verify(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit]) -> EditSet:
@@ -761,11 +763,25 @@ def add_parser(commands, common) -> None:
                         help="the runtime to make win: NAME, ServingRuntime/NAME or ClusterServingRuntime/NAME")
     parser.add_argument("-o", "--output", choices=("text", "yaml", "json", "patch"), default="text",
                         help="patch: each edit set as kubectl patch commands")
+    parser.add_argument("--show", choices=("opt",),
+                        help="opt: the optimum of the search (steer.lp's criteria and their values) instead of the edit sets")
     parser.add_argument("--own", choices=OWN, default="all",
                         help="the objects steer may change: the wanted runtime, the InferenceService (its accelerator classes and "
                              "deployment-mode annotations, else its spec.runtime), or all (default)")
     common(parser)
     parser.set_defaults(run=run)
+
+
+def show_opt(result: SteerResult, output: str, stdout) -> None:
+    """--show opt: steer.lp's optimum, its criteria and their values (every
+    edit set steer reports is an optimum), instead of the edit sets."""
+    if output in ("json", "yaml"):
+        report.dump(report.optimum_json("steer.lp", result.optimum), output, stdout)
+    elif result.optimum:
+        stdout.write(report.optimum_text("steer.lp", result.optimum))
+    else:
+        stdout.write("No optimum: " + ("the InferenceService names the runtime (X1), no search decides.\n" if result.pinned
+                                      else "no edit set of the candidates makes the runtime win.\n"))
 
 
 def run(args, stdin, stdout, stderr) -> int:
@@ -783,7 +799,9 @@ def run(args, stdin, stdout, stderr) -> int:
         document = report.outcome_json(report.query_json(query, answer), answer.ended, cluster.profile.name, notes)
         return print_outcome(args.output, document, stdout, stderr)
     print_denied(result.denied, stderr)
-    if args.output == "text":
+    if args.show == "opt":
+        show_opt(result, args.output, stdout)
+    elif args.output == "text":
         stdout.write(render_text(result))
     elif args.output == "patch":
         stdout.write(render_patch(result))

@@ -18,8 +18,8 @@ import yaml
 from ome_asp.input.profiles import DEFAULT as DEFAULT_PROFILE
 from ome_asp.input.sizes import is_size
 from ome_asp.render import reasons
-from ome_asp.render.table import render_table
-from ome_asp.solver.answer import Answer, QueryAnswer, Verdict
+from ome_asp.render.table import GAP, render_table
+from ome_asp.solver.answer import Answer, Criterion, QueryAnswer, Verdict
 from ome_asp.solver.facts import Query, RuntimeRef
 
 API_VERSION = "ome-asp/v1alpha1"
@@ -461,6 +461,21 @@ def to_yaml(document, dumper: type[yaml.SafeDumper] = YamlDumper, **options) -> 
 def to_yaml_all(documents: list, dumper: type[yaml.SafeDumper] = YamlDumper, **options) -> str:
     """A multi-document YAML stream of `documents`."""
     return yaml.dump_all(documents, Dumper=dumper, sort_keys=False, allow_unicode=True, **options)
+
+
+def optimum_text(program: str, optimum: list[Criterion]) -> str:
+    """`--show opt` (as `spack solve --show opt`): each named level of the
+    optimum of `program`, highest priority first, and its value there."""
+    rows = [["PRIORITY", "CRITERION", "VALUE"]] + [[str(c.level), c.name, str(c.value)] for c in optimum]
+    widths = [max(len(row[i]) for row in rows) for i in range(2)]
+    lines = [GAP.join([row[0].ljust(widths[0]), row[1].ljust(widths[1]), row[2]]) for row in rows]
+    return f"Optimization criteria of {program}, highest priority first:\n" + "".join(line + "\n" for line in lines)
+
+
+def optimum_json(program: str, optimum: list[Criterion]) -> dict:
+    """`--show opt -o json|yaml`: the levels of optimum_text."""
+    return {"apiVersion": API_VERSION, "kind": "OptimizationCriteria", "program": program,
+            "criteria": [{"priority": c.level, "criterion": c.name, "value": c.value} for c in optimum]}
 
 
 def dump(document: dict, output: str, stdout: TextIO) -> None:

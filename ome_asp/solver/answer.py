@@ -86,6 +86,34 @@ class Answer:
     unknown_classes: dict[RuntimeRef, list[str]]  # runtime -> W3 names in list order
     # Phase times (seconds) and ground program size, for --timers/--stats and benchmarks.
     stats: dict[str, float] = field(default_factory=dict)
+    optimum: list[Criterion] = field(default_factory=list)  # a one-query program's, by name (named_cost)
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One level of an optimum: its priority, its name (criterion/2) and the
+    optimum's value there."""
+
+    level: int
+    name: str
+    value: int
+
+
+def named_cost(criteria: dict[int, str], cost: list[int]) -> list[Criterion]:
+    """An optimum's cost vector by name (encoding/README.md, "Optimisation:
+    one convention", D-78): the keep-shape #minimize line puts every level
+    of the program's band in it, highest first, and the band is the highest
+    of the program's criteria (the order's 1-4 lie below the edit
+    programs' levels)."""
+    levels = sorted(criteria, reverse=True)[:len(cost)]
+    if len(levels) != len(cost):
+        raise InternalError(f"{len(cost)} optimization levels, {len(criteria)} named (criterion/2)")
+    return [Criterion(level, criteria[level], value) for level, value in zip(levels, cost)]
+
+
+def criteria_of(ctl: clingo.Control) -> dict[int, str]:
+    """A ground program's criterion/2 (facts: every level it declares), level -> name."""
+    return {a.symbol.arguments[0].number: str(a.symbol.arguments[1]) for a in ctl.symbolic_atoms.by_signature("criterion", 2)}
 
 
 def number(value: clingo.Symbol) -> str:

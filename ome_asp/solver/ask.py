@@ -30,7 +30,7 @@ import clingo
 from ome_asp.errors import FACTS_IN_PROGRESS, InternalError
 from ome_asp.input.objects import Cluster
 from ome_asp.solver import engine, gosort, worlds
-from ome_asp.solver.answer import Answer, _texts, decode, decode_texts
+from ome_asp.solver.answer import Answer, Criterion, _texts, criteria_of, decode, decode_texts, named_cost
 from ome_asp.solver.facts import Facts, Query, RuntimeRef, build_facts, with_queries
 from ome_asp.solver.programs import OUTCOME, Variant
 from ome_asp.timing import gc_paused
@@ -122,14 +122,17 @@ def _solve(facts: Facts, variant: Variant, n_queries: int, sizes: bool, start: f
     with ctl.solve(yield_=True) as handle:
         for model in handle:
             if model.optimality_proven or not variant.one_query:
-                optimal.append(model.symbols(shown=True))
+                optimal.append((model.symbols(shown=True), model.cost))
         result = handle.get()
     solved = time.perf_counter()
     if not result.satisfiable:
         raise InternalError("the encoding has no answer set for this input")
     if len(optimal) != 1:
         raise InternalError(f"the answer is not unique ({len(optimal)} optimal answer sets)")
-    answer = decode(optimal[0], n_queries, facts, _go_sort(facts))
+    symbols, cost = optimal[0]
+    answer = decode(symbols, n_queries, facts, _go_sort(facts))
+    if variant.one_query:  # the batch programs optimise nothing (winner.lp)
+        answer.optimum = named_cost(answer.criteria, cost)
     answer.stats = {"ground_s": grounded - start, "solve_s": solved - grounded, "decode_s": time.perf_counter() - solved}
     if sizes:
         lp = ctl.statistics["problem"]["lp"]
@@ -181,20 +184,29 @@ def _solve_worlds(batch: list[Facts], n_queries: list[int], variant: Variant) ->
         return [decode_texts(atoms.get(w, []), n, facts, _go_sort(facts)) for w, (facts, n) in enumerate(zip(batch, n_queries))]
 
 
-def edit_sets(facts: Facts, variant: Variant, limit: int) -> list[list[clingo.Symbol]]:
+@dataclasses.dataclass
+class EditSets:
+    """The optima of an edit program: each one's edits, and their common cost by name."""
+
+    sets: list[list[clingo.Symbol]]  # the arguments of each optimum's apply/1 atoms
+    optimum: list[Criterion]  # [] when there is no edit set
+
+
+def edit_sets(facts: Facts, variant: Variant, limit: int) -> EditSets:
     """The optima of an edit program (Variant.STEER, Variant.COMPARE) on its
-    facts, up to `limit` of them, each as the arguments of its apply/1
-    atoms; the caller verifies each by selecting again."""
+    facts, up to `limit` of them; the caller verifies each by selecting again."""
     FACTS_IN_PROGRESS.set(facts.program)
     ctl = engine.ground_program(facts.program, variant.files)
     found: list[list[clingo.Symbol]] = []
+    cost: list[int] = []
     with ctl.solve(yield_=True) as handle:
         for model in handle:
             if model.optimality_proven:
                 found.append([s.arguments[0] for s in model.symbols(shown=True)])
+                cost = model.cost
                 if len(found) == limit:
                     break
-    return found
+    return EditSets(found, named_cost(criteria_of(ctl), cost) if found else [])
 
 
 def satisfiable(cluster: Cluster, queries: list[Query], variant: Variant, extra: Path) -> bool:
