@@ -256,7 +256,7 @@ def snapshot_pairs(draw) -> tuple[list[dict], list[dict]]:
 
 
 def _goal(cluster, query: Query) -> tuple:
-    from ome_asp.commands.compare import state
+    from ome_asp.analysis.compare import state
 
     return state(ask.ask(cluster, [query], Variant.RANK).answer.queries[1])
 
@@ -268,7 +268,7 @@ def test_causes_are_exactly_the_smallest_sets_brute_force(tmp_path_factory, data
     verified inside), none smaller does, and every set of that size that does
     is reported (up to 5): checked by selecting again on every subset of all
     the changes selection reads, not only those the search considers."""
-    from ome_asp.commands.compare import MAX_SETS, compare_snapshots
+    from ome_asp.analysis.compare import MAX_SETS, compare_snapshots
 
     documents, edited = data.draw(snapshot_pairs())
     directory = tmp_path_factory.mktemp("c")

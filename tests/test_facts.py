@@ -7,7 +7,8 @@ import clingo
 import pytest
 
 from ome_asp.errors import InternalError
-from ome_asp.solver.facts import FactBuilder, const, term
+from ome_asp.input.objects import Component, Pipeline
+from ome_asp.solver.facts import FactBuilder, _add_pipeline, const, term
 
 
 def test_term_writes_nested_terms_as_clingo_prints_them():
@@ -29,6 +30,16 @@ def test_a_fact_the_encoding_does_not_declare_is_an_internal_error():
     with pytest.raises(InternalError, match="accelerator_class/2"):
         builder.fact.accelerator_class("a100", 1)
 
+
+
+def test_pipeline_facts_are_checked_against_the_schema():
+    """A diffusion pipeline's facts go through the same #defined check as
+    every other fact (they were added around it): under a schema that does
+    not declare them they are refused."""
+    pipeline = Pipeline(class_name="FluxPipeline", components={"vae": Component(library="diffusers")})
+    _add_pipeline(FactBuilder(), "sig", (term("sig", 1),), pipeline)  # input.lp declares them
+    with pytest.raises(InternalError, match="sig_pipeline_class"):
+        _add_pipeline(FactBuilder(schema=("show.lp",)), "sig", (term("sig", 1),), pipeline)
 
 def test_other_schemas_and_no_check():
     with pytest.raises(InternalError):

@@ -23,6 +23,7 @@ LAYERS = [
     ("ome_asp.input", "ome_asp.testing"),
     ("ome_asp.solver",),
     ("ome_asp.render",),
+    ("ome_asp.analysis",),
     ("ome_asp.commands",),
     ("ome_asp.cli", "ome_asp.console", "ome_asp.__main__"),
     ("ome_asp.conformance",),
@@ -131,6 +132,17 @@ def test_the_graph_names_modules():
     graph = import_graph()
     assert "ome_asp.solver.programs" in graph["ome_asp.solver.facts"]
     assert "ome_asp.console" in graph["ome_asp.__main__"]
+
+
+def test_no_command_imports_another():
+    """A module of commands/ that runs a command (cli.COMMANDS) imports no
+    other: what two commands share is in commands/options.py, render/ or
+    analysis/."""
+    from ome_asp.cli import COMMANDS
+
+    commands = {module for module, _ in COMMANDS.values() if module.startswith("ome_asp.commands.")}
+    graph = import_graph()
+    assert {c: sorted(graph[c] & (commands - {c})) for c in commands} == {c: [] for c in commands}
 
 
 def test_layers_import_only_downward():

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from manifests import entry, model, runtime, write
 
-from ome_asp.commands.select_runtime import Selection
 from ome_asp.errors import InputError
 from ome_asp.input import profiles
 from ome_asp.input.loader import load
+from ome_asp.render.selection import Selection
 from ome_asp.solver import ask, engine, programs
 from ome_asp.solver.facts import Query, build_facts
 from ome_asp.solver.programs import Variant

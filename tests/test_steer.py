@@ -16,7 +16,7 @@ from conftest import FIXTURES, run_cli
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from ome_asp.commands import steer
+from ome_asp.analysis import steer
 from ome_asp.input.loader import load
 from ome_asp.solver import ask
 from ome_asp.solver.facts import Query, RuntimeRef

@@ -6,7 +6,7 @@ every ServingRuntime and ClusterServingRuntime of the input.
 Each runtime is checked in the canonical order of I10 (kind, namespace,
 name) against the other objects given; only encoding/input.lp and
 encoding/admission.lp are grounded (`Variant.ADMIT`), which decide the
-denials; the messages are reasons.admission_text's. Text: one line per
+denials; the messages are render/admission_report.py's. Text: one line per
 runtime, `<Kind> <ns>/<name>: ALLOWED` or `... : DENIED: <message>`, then
 `<n> runtimes: <a> allowed, <d> denied`. Exit 1 when any is denied, 2 on a
 usage or input error, 3 on an internal error.
@@ -19,9 +19,8 @@ from typing import TextIO
 
 from ome_asp.commands.options import load_cluster
 from ome_asp.errors import Exit
-from ome_asp.render import reasons, report
+from ome_asp.render import admission_report, report
 from ome_asp.solver import ask
-from ome_asp.solver.answer import Answer
 from ome_asp.solver.programs import Variant
 
 
@@ -42,7 +41,7 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     cluster = load_cluster(args, stdin, stderr)
     run = ask.ask(cluster, [], Variant.ADMIT)
-    verdicts = admission(run.facts, run.answer)
+    verdicts = admission_report.verdicts(run.facts, run.answer)
     denied = sum(1 for _, message in verdicts if message is not None)
     if args.output == "text":
         for runtime, message in verdicts:
@@ -50,32 +49,5 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         print(f"{len(verdicts)} runtime{'' if len(verdicts) == 1 else 's'}: "
               f"{len(verdicts) - denied} allowed, {denied} denied", file=stdout)
     else:
-        report.dump(document(verdicts), args.output, stdout)
+        report.dump(admission_report.document(verdicts), args.output, stdout)
     return Exit.NEGATIVE if denied else Exit.OK
-
-
-def admission(facts, answer: Answer) -> list[tuple]:
-    """(runtime, denial message or None) for every declared runtime, in I10's order."""
-    return [
-        (
-            runtime,
-            None if runtime not in answer.denied
-            else reasons.admission_text(answer.denied[runtime], runtime, answer.unknown_classes.get(runtime, [])),
-        )
-        for runtime in sorted(facts.runtimes.values(), key=report.runtime_sort_key)
-    ]
-
-
-def document(verdicts: list[tuple]) -> dict:
-    """The AdmissionReport (README, "admit")."""
-    denied = sum(1 for _, message in verdicts if message is not None)
-    return {
-        "apiVersion": report.API_VERSION,
-        "kind": "AdmissionReport",
-        "items": [
-            {**report.runtime_json(runtime), "allowed": message is None, "message": message}
-            for runtime, message in verdicts
-        ],
-        "allowed": len(verdicts) - denied,
-        "denied": denied,
-    }

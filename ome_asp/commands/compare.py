@@ -11,7 +11,9 @@ smallest sets of the field changes between the snapshots that, applied alone
 to the earlier one, already give the later selection. The sets are found by
 the solver (encoding/compare.lp over encoding/edits.lp, which steer shares:
 an optimization over which changes to apply) and each is verified by
-selecting again on the earlier manifests plus the set.
+selecting again on the earlier manifests plus the set
+(ome_asp/analysis/compare.py is the search; this module reads the flags and
+renders the result).
 
 Profiles: the same manifests under two profiles; for each query that
 differs, the profile settings (docs/profiles.md's switch and settings rows)
@@ -25,105 +27,31 @@ Exit codes: 0 no selection changed, 1 some changed, 2 usage or input error.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
 import io
-import itertools
-from dataclasses import dataclass, field
 from typing import TextIO
 
-from ome_asp.commands.explain import add_explain_targets
-from ome_asp.commands.steer import MAX_SETS
-from ome_asp.errors import Exit, InternalError, OmeAspError, UsageError
+from ome_asp.analysis.compare import (
+    Comparison,
+    Item,
+    compare_snapshots,
+    compared,
+    first,
+    profile_settings,
+    setting_causes,
+    state,
+)
+from ome_asp.commands.options import add_explain_targets
+from ome_asp.errors import Exit, UsageError
 from ome_asp.input import changes as diffing
 from ome_asp.input import profiles
-from ome_asp.input.changes import Change
 from ome_asp.input.loader import STDIN, load
-from ome_asp.input.objects import Cluster
-from ome_asp.render import reasons, report
-from ome_asp.solver import ask, programs
-from ome_asp.solver.answer import Criterion, QueryAnswer
-from ome_asp.solver.facts import (
-    INPUT_SCHEMA,
-    Facet,
-    FactBuilder,
-    Query,
-    RuntimeRef,
-    Term,
-    build_variant_facts,
-    facts_differ,
-    runtime_id,
-)
-from ome_asp.solver.programs import Variant
+from ome_asp.input.objects import Cluster, Query, RuntimeRef
+from ome_asp.render import report
+from ome_asp.solver.answer import QueryAnswer
 
-# A facet's changes are tried in every combination (2^k fact variants); past
-# this many, the part is one edit (docs/decisions.md).
-MAX_FACET_EDITS = 6
 CRITERIA = {  # rank_key's positions (encoding/ordering.lp), as explain -v and the spec name them
     0: ("O1", "namespaced first"), 1: ("O2", "higher score"), 2: ("O3", "smaller distance"), 3: ("O4", "name order"),
 }
-
-
-@dataclass
-class Item:
-    """One query whose answer differs."""
-
-    query: Query
-    before: QueryAnswer
-    after: QueryAnswer
-    causes: list[list] = field(default_factory=list)  # minimal edit sets: Changes, or profile settings
-    note: str | None = None  # why no cause was searched
-    optimum: list[Criterion] = field(default_factory=list)  # compare.lp's, where the causes are its optima (--show opt)
-
-
-@dataclass
-class Comparison:
-    labels: tuple[str, str]  # "before"/"after", or the two profiles' names
-    items: list[Item]
-    unchanged: list[tuple[Query, QueryAnswer]]
-    queries: int
-    noun: str  # what the queries are: models, InferenceServices, queries
-    changes: list[Change]  # the changes selection reads (before/after only)
-    ignored: list[tuple]  # (object, path, from, to) of fields selection does not read
-    profile: str
-
-
-# --- the answers -------------------------------------------------------------
-
-
-def first(answer: QueryAnswer) -> RuntimeRef | None:
-    """The runtime OME selects: the first of the order (Go's order under code-v0.1.5)."""
-    return answer.ranking[0] if answer.ranking else None
-
-
-def state(answer: QueryAnswer) -> tuple:
-    """What a query's answer is, for telling whether it changed."""
-    if answer.error is not None:
-        return ("error", reasons.text(answer.error))
-    if answer.ended is not None:
-        return ("outcome", *answer.ended)
-    return ("selected", first(answer))
-
-
-def answers_of(runs: list[tuple[Cluster, list[Query]]], explain: bool = True) -> list[list[QueryAnswer]]:
-    """Each run's answers to its queries, all runs grounded together as
-    worlds (issue 12: one world per snapshot, profile or edited snapshot)."""
-    results = ask.ask_worlds(runs, Variant.EXPLAIN if explain else Variant.RANK)
-    return [[r.answer.queries[n] for n in range(1, len(qs) + 1)] for r, (_, qs) in zip(results, runs)]
-
-
-def compared(clusters: tuple[Cluster, Cluster], queries: list[Query]) -> tuple[list[Item], list[tuple[Query, QueryAnswer]]]:
-    """The queries whose answers differ, with both answers as explain gives
-    them (rows, reasons), and the others. Which differ is read from the
-    ranking program (no No rows, a fraction of explain's cost); only those
-    are explained."""
-    ranked = answers_of([(c, queries) for c in clusters], explain=False)
-    changed = [q for q, a, b in zip(queries, *ranked) if state(a) != state(b)]
-    unchanged = [(q, b) for q, a, b in zip(queries, *ranked) if state(a) == state(b)]
-    if not changed:
-        return [], unchanged
-    explained = answers_of([(c, changed) for c in clusters])
-    return [Item(q, a, b) for q, a, b in zip(changed, *explained)], unchanged
 
 
 def queries_of(clusters: list[Cluster], namespace: str, target) -> tuple[list[Query], str]:
@@ -138,214 +66,17 @@ def queries_of(clusters: list[Cluster], namespace: str, target) -> tuple[list[Qu
     return queries + [Query(ns, isvc=name) for ns, name in sorted(services)], "queries"
 
 
-def compare_snapshots(before: Cluster, after: Cluster, queries: list[Query], noun: str) -> Comparison:
-    every = diffing.diff(before, after)
-    old, new = diffing.objects(before), diffing.objects(after)
-    read = [c for c in every if _is_read(before.profile, c, old, new)]
-    ignored = [raw for raw in diffing.raw_changes(before, after)
-               if not any(c.object == raw[0] and diffing.covers(c.path, raw[1]) for c in read)]
-    items, unchanged = compared((before, after), queries)
-    searched = []
-    for item in items:
-        query, a, b = item.query, item.before, item.after
-        if before.profile.go_sort:
-            item.note = (f"no cause searched under profile {before.profile.name}: its order is Go's sort "
-                         "(profiles.md 3.3), not the #minimize order the search measures")
-        elif state(a)[0] != "selected" or state(b)[0] != "selected":
-            item.note = "no cause searched: a snapshot answers this query with an error or an outcome, not a selection"
-        else:
-            item.causes, item.optimum = minimal_causes(before, after, query, a, b, read)
-            searched.append(item)
-    _verify(before, searched)
-    return Comparison(("before", "after"), items, unchanged, len(queries), noun, read, ignored, before.profile.name)
-
-
-def _is_read(profile: profiles.Profile, change: Change, old: dict, new: dict) -> bool:
-    """Whether selection reads the change: it changes the object's facts."""
-    if not change.path:
-        return True
-    a = old[change.object]
-    return facts_differ(profile, a, diffing.set_field(a, change.attrs, change.new))
-
-
-# --- the cause: smallest sets of changes -----------------------------------------
-
-
-def minimal_causes(before: Cluster, after: Cluster, query: Query, a: QueryAnswer, b: QueryAnswer,
-                   read: list[Change]) -> tuple[list[list[Change]], list[Criterion]]:
-    """Up to MAX_SETS smallest sets of `read` that, applied alone to `before`,
-    make it select what `after` selects for `query` (each verified), and
-    their optimum by name."""
-    goal = first(b)
-    keys = _relevant(before, after, query, a, b, read)
-    relevant = [c for c in read if c.object in keys]
-    edits = _edits(relevant, before, after)
-    scope = diffing.rebuild(before, [o for k, o in diffing.objects(before).items() if k in keys])
-    facets, numbering = _facets(edits, scope)
-
-    def extend(builder: FactBuilder, entries) -> None:
-        fact = builder.fact
-        if goal is None:
-            fact.wanted_nothing()
-        else:
-            fact.wanted(runtime_id(*goal))
-        for facet, members in numbering:
-            fact.facet(facet.term)
-            for bit, number in enumerate(members):
-                fact.edit(Term(f"e({number})"))
-                fact.edit_bit(Term(f"e({number})"), facet.term, 1 << bit)
-
-    facts = build_variant_facts(scope, [query], facets, extend, INPUT_SCHEMA + programs.COMPARE)
-    found = ask.edit_sets(facts, Variant.COMPARE, MAX_SETS)
-    numbers = sorted(sorted(term.arguments[0].number for term in terms) for terms in found.sets)  # e(N)
-    if not numbers:
-        raise InternalError(f"compare: no subset of the changes gives the later selection for {query}")
-    return [[edits[n] for n in chosen] for chosen in numbers], found.optimum
-
-
-def _relevant(before: Cluster, after: Cluster, query: Query, a: QueryAnswer, b: QueryAnswer,
-              read: list[Change]) -> set[tuple]:
-    """The objects that can matter to `query`: its model and InferenceService,
-    the accelerator classes, and the candidate runtimes -- less those no
-    change touches that qualify in neither snapshot when nothing the query
-    reads changed (their verdicts cannot change then)."""
-    changed = {c.object for c in read}
-    isvcs = [s for c in (before, after) for s in c.inference_services
-             if query.isvc is not None and (s.namespace, s.name) == (query.namespace, query.isvc)]
-    names = {query.model} if query.model is not None else {s.model_name for s in isvcs}
-    keys = {diffing.object_key(s) for s in isvcs}
-    for cluster in (before, after):
-        keys |= {diffing.object_key(m) for m in cluster.models
-                 if m.name in names and m.namespace in (None, query.namespace)}
-        keys |= {diffing.object_key(c) for c in cluster.accelerator_classes}
-    context_changed = bool(keys & changed)
-    qualifying = set(a.ranking) | set(b.ranking)
-    for cluster in (before, after):
-        for rt in cluster.runtimes:
-            ref = RuntimeRef(rt.kind, rt.namespace, rt.name)
-            if rt.namespace in (None, query.namespace) and (
-                    context_changed or ref in qualifying or diffing.object_key(rt) in changed):
-                keys.add(diffing.object_key(rt))
-    return keys
-
-
-def _edits(relevant: list[Change], before: Cluster, after: Cluster) -> list[Change]:
-    """The candidate edits: the changes, those of an over-large facet merged into one."""
-    out: list[Change] = []
-    for _, group in itertools.groupby(relevant, key=lambda c: (c.object, c.facet)):
-        group = list(group)
-        out += [diffing.merged(group, before, after)] if len(group) > MAX_FACET_EDITS else group
-    return out
-
-
-def _facets(edits: list[Change], scope: Cluster) -> tuple[list[Facet], list[tuple[Facet, list[int]]]]:
-    """Each facet's versions of its object, one per combination of its edits."""
-    base = diffing.objects(scope)
-    facets, numbering = [], []
-    groups: dict[tuple, list[int]] = {}
-    for number, change in enumerate(edits):
-        groups.setdefault((change.object, change.facet), []).append(number)
-    for (key, _), members in groups.items():
-        variants = []
-        for mask in range(1 << len(members)):
-            chosen = [edits[n] for bit, n in enumerate(members) if mask >> bit & 1]
-            variants.append(functools.reduce(lambda o, c: diffing.set_field(o, c.attrs, c.new), chosen, base.get(key)))
-        facet = Facet(Term(f"f({len(facets)})"), key, tuple(variants))
-        facets.append(facet)
-        numbering.append((facet, members))
-    return facets, numbering
-
-
-def _verify(before: Cluster, items: list[Item]) -> None:
-    """Select again on the earlier manifests plus each set found: it must give
-    the later selection. One world per distinct set, asked every query the
-    set is a cause of."""
-    by_set: dict[tuple, list[Item]] = {}
-    for item in items:
-        for cause in item.causes:
-            by_set.setdefault(tuple(cause), []).append(item)
-    runs = [(diffing.apply(before, list(edit_set)), [item.query for item in found]) for edit_set, found in by_set.items()]
-    for (edit_set, found), answers in zip(by_set.items(), answers_of(runs, explain=False)):
-        for item, answer in zip(found, answers):
-            if first(answer) != first(item.after):
-                raise InternalError(f"compare: the set {[c.describe() for c in edit_set]} gives {first(answer)} "
-                                    f"for {item.query}, not {first(item.after)}")
-
-
-# --- profiles mode ----------------------------------------------------------------
-
-# The profile settings (profiles.py's attributes) with the rules docs/profiles.md gives them.
-SETTING_RULES = {
-    "absent_weight": "I3, S3", "schema_validation": "I4, Q13, Q14, S5", "lenient_score_versions": "S2",
-    "mode_filter": "Q4, D1, D3", "size_syntax": "Z1, Z5", "one_bounded_range": "Z3", "go_sort": "O3, O4",
-    "explicit_lookup": "X2, X3", "explicit_incompatible": "X3, X4, X6", "failure_surface": "O9",
-    "excluded_list": "O8", "webhook_quirks": "W3, W4", "cross_runtime_check": "W5", "model_rule": "M6, I4",
-    "virtual_deployment_skip": "Q1",
-}
-SECTIONS = {"v1.2.2": "Profile v1.2.2 (profiles.md section 2)",
-            "code-v0.1.5": "Profile code-v0.1.5 (profiles.md section 3): the quirks"}
-
-
-@dataclass(frozen=True)
-class Setting:
-    """One profile setting in which two profiles differ."""
-
-    name: str
-    old: object
-    new: object
-    section: str  # the docs/profiles.md section that describes the non-default value
-
-    def describe(self) -> str:
-        return (f"{self.name}: {diffing.shown(self.old)} → {diffing.shown(self.new)} "
-                f"({SETTING_RULES[self.name]}; docs/profiles.md, {self.section})")
-
-    def json(self) -> dict:
-        return {"setting": self.name, "from": self.old, "to": self.new, "rules": SETTING_RULES[self.name],
-                "section": self.section}
-
 
 def compare_profiles(paths: list[str], stdin, args, pair: tuple[profiles.Profile, profiles.Profile],
                      stderr: TextIO) -> Comparison:
     a, b = pair
     if STDIN in paths:  # read once, then under each profile
         stdin = io.BytesIO(stdin.read())
-    load_under = functools.partial(_load, paths, stdin, args)
-    first_cluster, second_cluster = load_under(a, stderr), load_under(b, stderr)
+    first_cluster, second_cluster = _load(paths, stdin, args, a, stderr), _load(paths, stdin, args, b, stderr)
     queries, noun = queries_of([first_cluster, second_cluster], args.namespace, args)
     items, unchanged = compared((first_cluster, second_cluster), queries)
-    settings = [Setting(s, getattr(a, s), getattr(b, s), _section(s, a, b)) for s in SETTING_RULES
-                if getattr(a, s) != getattr(b, s)]
-    _profile_causes(paths, stdin, args, a, settings, items)
+    setting_causes(lambda profile: _load(paths, stdin, args, profile, None), a, profile_settings(a, b), items)
     return Comparison((a.name, b.name), items, unchanged, len(queries), noun, [], [], f"{a.name},{b.name}")
-
-
-def _section(name: str, a: profiles.Profile, b: profiles.Profile) -> str:
-    default = getattr(profiles.V1_3, name)
-    names = [p.name for p in (b, a) if getattr(p, name) != default]
-    return SECTIONS[names[0]]
-
-
-def _profile_causes(paths, stdin, args, a: profiles.Profile, settings: list[Setting], items: list[Item]) -> None:
-    """For each item, the smallest sets of settings that alone give the second
-    profile's answer: first single settings, then pairs. Each set is a
-    profile that is the first one but for those settings, the manifests read
-    under it: one world per set, all sets of a size grounded together."""
-    for size in (1, 2):
-        open_items = [item for item in items if not item.causes]
-        if not open_items:
-            return
-        runs, tried = [], []
-        for chosen in itertools.combinations(settings, size):
-            try:
-                runs.append((_load(paths, stdin, args, dataclasses.replace(a, **{s.name: s.new for s in chosen}), None),
-                             [item.query for item in open_items]))
-            except OmeAspError:  # these settings alone do not make a readable snapshot
-                continue
-            tried.append(list(chosen))
-        for chosen, answers in zip(tried, answers_of(runs, explain=False)):
-            for item, answer in zip(open_items, answers):
-                if state(answer) == state(item.after) and len(item.causes) < MAX_SETS:
-                    item.causes.append(chosen)
 
 
 def _load(paths: list[str], stdin, args, profile: profiles.Profile, stderr: TextIO | None) -> Cluster:

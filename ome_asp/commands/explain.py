@@ -9,7 +9,6 @@ warnings on stderr, `error: <message>` on stderr with exit code 1.
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import time
@@ -17,17 +16,25 @@ from typing import TextIO
 
 from ome_asp import __version__
 from ome_asp.commands import batch
-from ome_asp.commands.options import add_input_flags, load_cluster, name_argument, profile_of
-from ome_asp.errors import Exit, OmeAspError, UsageError
+from ome_asp.commands.options import (
+    add_explain_targets,
+    add_input_flags,
+    check_single_answer,
+    load_cluster,
+    print_outcome,
+    profile_of,
+    warn_denied,
+)
+from ome_asp.errors import Exit, UsageError
 from ome_asp.input import profiles
+from ome_asp.input.objects import Query, RuntimeRef
 from ome_asp.render import reasons, report
 from ome_asp.solver import ask
 from ome_asp.solver.answer import Answer, QueryAnswer
-from ome_asp.solver.facts import Query, RuntimeRef, with_queries
+from ome_asp.solver.facts import with_queries
 from ome_asp.solver.programs import Variant
 from ome_asp.timing import Phases, gc_paused
 
-CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
 NO_RUNTIMES = "No serving runtimes found in the selected namespace or at cluster scope."  # E6
 
 
@@ -63,14 +70,6 @@ def add_parser(commands) -> None:
     explain.add_argument("--with-effective", action="store_true", help="not supported by ome-asp (needs a live cluster)")
     explain.add_argument("--ome-namespace", default="ome", help="accepted for compatibility; used only with --with-effective")
     explain.set_defaults(run=run)
-
-
-def add_explain_targets(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
-    """--model and --isvc as explain reads them (E7); steer asks about the same query."""
-    target = parser.add_argument_group("target (exactly one)")
-    target.add_argument("--model", metavar="NAME", type=name_argument, help="a BaseModel in the namespace, else a ClusterBaseModel")
-    target.add_argument("--isvc", metavar="NAME", type=name_argument, help="an InferenceService: also applies its accelerator class and deployment mode")
-    return target
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
@@ -245,24 +244,6 @@ def _print_single(
     return Exit.OK
 
 
-def check_single_answer(answer: QueryAnswer) -> None:
-    """The errors of a one-query explain (E4), which serve answers alike."""
-    if answer.error is not None:
-        raise OmeAspError(reasons.text(answer.error))
-    if len(answer.verdicts) > CANDIDATE_LIMIT:
-        raise OmeAspError("runtime candidate snapshot exceeds the CLI collection limit")
-
-
-def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -> int:
-    """Section 0 of profiles.md: an outcome has no table; one stderr line, or
-    the report with `outcome` for -o json/yaml; exit 4 (Exit.OUTCOME) either way."""
-    if output in ("json", "yaml"):
-        report.dump(document, output, stdout)
-    else:
-        print(f"error: outcome {document['outcome']}: {document['detail']}", file=stderr)
-    return Exit.OUTCOME
-
-
 def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, profile: profiles.Profile,
                  notes: dict = report.NO_NOTES, keep=None) -> str:
     """A query's part of a batch: its report as a List's item, or its table
@@ -279,18 +260,6 @@ def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, pr
     if not answer.verdicts:
         return header + NO_RUNTIMES + "\n"
     return header + report.explain_table(answer, wide=output == "wide", keep=keep)
-
-
-def warn_denied(result: Answer, stderr: TextIO) -> list:
-    """I9: one line per runtime the admission webhook would deny; returns them
-    as report.denials does, for the report's `denied`."""
-    return print_denied(report.denials(result), stderr)
-
-
-def print_denied(denied: list, stderr: TextIO) -> list:
-    for runtime, message in denied:
-        print(f"warning: {report.denial_warning(runtime, message)}", file=stderr)
-    return denied
 
 
 def _count(result: Answer) -> None:

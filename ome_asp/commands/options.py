@@ -1,4 +1,6 @@
-"""What every command shares: the input and profile flags and reading the manifests of -f with their warnings."""
+"""What the commands share: the input, profile and target flags, reading
+the manifests of -f with their warnings, and the outputs several commands
+print alike (an outcome, the admission warnings, a one-query answer's errors)."""
 
 from __future__ import annotations
 
@@ -7,10 +9,12 @@ import os
 import re
 from typing import TextIO
 
-from ome_asp.errors import InputError, UsageError
+from ome_asp.errors import Exit, InputError, OmeAspError, UsageError
 from ome_asp.input import limits, profiles
 from ome_asp.input.loader import load, namespace_warning
-from ome_asp.solver.facts import Query
+from ome_asp.input.objects import Query
+from ome_asp.render import reasons, report
+from ome_asp.solver.answer import Answer, QueryAnswer
 
 
 def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> None:
@@ -123,3 +127,44 @@ def load_cluster(args, stdin, stderr: TextIO):
     for warning in cluster.warnings:
         print(f"warning: {warning}", file=stderr)
     return cluster
+
+
+def add_explain_targets(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    """--model and --isvc as explain reads them (E7); steer and compare ask about the same queries."""
+    target = parser.add_argument_group("target (exactly one)")
+    target.add_argument("--model", metavar="NAME", type=name_argument, help="a BaseModel in the namespace, else a ClusterBaseModel")
+    target.add_argument("--isvc", metavar="NAME", type=name_argument, help="an InferenceService: also applies its accelerator class and deployment mode")
+    return target
+
+
+CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
+
+
+def check_single_answer(answer: QueryAnswer) -> None:
+    """The errors of a one-query explain (E4), which serve answers alike."""
+    if answer.error is not None:
+        raise OmeAspError(reasons.text(answer.error))
+    if len(answer.verdicts) > CANDIDATE_LIMIT:
+        raise OmeAspError("runtime candidate snapshot exceeds the CLI collection limit")
+
+
+def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -> int:
+    """Section 0 of profiles.md: an outcome has no table; one stderr line, or
+    the report with `outcome` for -o json/yaml; exit 4 (Exit.OUTCOME) either way."""
+    if output in ("json", "yaml"):
+        report.dump(document, output, stdout)
+    else:
+        print(f"error: outcome {document['outcome']}: {document['detail']}", file=stderr)
+    return Exit.OUTCOME
+
+
+def warn_denied(result: Answer, stderr: TextIO) -> list:
+    """I9: one line per runtime the admission webhook would deny; returns them
+    as report.denials does, for the report's `denied`."""
+    return print_denied(report.denials(result), stderr)
+
+
+def print_denied(denied: list, stderr: TextIO) -> list:
+    for runtime, message in denied:
+        print(f"warning: {report.denial_warning(runtime, message)}", file=stderr)
+    return denied

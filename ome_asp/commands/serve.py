@@ -40,20 +40,19 @@ import re
 from collections import OrderedDict
 from typing import BinaryIO, Iterator, TextIO
 
-from ome_asp.commands import admit, batch
-from ome_asp.commands.explain import check_single_answer
-from ome_asp.commands.options import add_max_input_size_flag, add_profile_flags, profile_of
-from ome_asp.commands.select_runtime import Selection
+from ome_asp.commands import batch
+from ome_asp.commands.options import add_max_input_size_flag, add_profile_flags, check_single_answer, profile_of
 from ome_asp.errors import Exit, OmeAspError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.documents import MESSAGE_VALUE_CHARS
 from ome_asp.input.limits import MAX_INPUT_BYTES, format_byte_size
 from ome_asp.input.loader import load, load_documents, namespace_warning
-from ome_asp.input.objects import Cluster
-from ome_asp.render import report
+from ome_asp.input.objects import Cluster, Query
+from ome_asp.render import admission_report, report
+from ome_asp.render.selection import Selection
 from ome_asp.solver import ask, worlds
 from ome_asp.solver.answer import Answer, QueryAnswer
-from ome_asp.solver.facts import Facts, Query
+from ome_asp.solver.facts import Facts
 from ome_asp.solver.programs import Variant
 from ome_asp.timing import gc_paused
 
@@ -223,7 +222,7 @@ def _select_report(query: Query, answer: Answer, profile: profiles.Profile, fact
 
 def _admit_report(query, answer: Answer, profile: profiles.Profile, facts: Facts) -> dict:
     """admit -o json's AdmissionReport."""
-    return {"report": admit.document(admit.admission(facts, answer))}
+    return {"report": admission_report.document(admission_report.verdicts(facts, answer))}
 
 
 _REPORTS = {"explain": _explain_report, "select": _select_report, "admit": _admit_report}

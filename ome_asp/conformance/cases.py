@@ -446,10 +446,10 @@ def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
     the command line reads `-f -`; the optional keys (table, stderr, exit)
     and requests with flags run the command line."""
     from ome_asp.commands import serve
-    from ome_asp.commands.explain import CANDIDATE_LIMIT
+    from ome_asp.commands.options import CANDIDATE_LIMIT
     from ome_asp.input import profiles
     from ome_asp.input.loader import load
-    from ome_asp.solver.facts import Query
+    from ome_asp.input.objects import Query
 
     results: list[dict | None] = [None] * len(requests)
     chosen, worlds = [], []

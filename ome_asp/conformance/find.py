@@ -490,7 +490,7 @@ def verify(found: Found) -> None:
 def _where_holds(found: Found, side: Side) -> bool:
     """--where re-checked: the ordinary batch explain program on the facts of
     the loaded witness, with the user's constraints, has its answer set."""
-    from ome_asp.solver.facts import Query
+    from ome_asp.input.objects import Query
 
     cluster = load(["-"], stdin=io.BytesIO(found.manifests[side.name].encode()), profile=side.profile)
     with programs.using_encoding(side.encoding):

@@ -10,7 +10,10 @@ Strings are kept exactly as written; sizes and versions are parsed later, by
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
+from ome_asp.errors import InputError
+from ome_asp.input.documents import quote, shown
 from ome_asp.input.profiles import V1_3, Profile
 
 SERVING_RUNTIME = "ServingRuntime"
@@ -244,3 +247,43 @@ class Cluster:
     # Each object's document as read, by (kind, namespace, name): what `compare`
     # reports of fields selection does not read (ignoredChanges).
     contents: dict[tuple[str, str | None, str], dict] = field(default_factory=dict, repr=False, compare=False)
+
+
+# --- what a run asks and what its answers name -------------------------------
+
+
+@dataclass(frozen=True)
+class Query:
+    """One question: explain --model NAME or --isvc NAME in a namespace."""
+
+    namespace: str
+    model: str | None = None
+    isvc: str | None = None
+
+    def __post_init__(self) -> None:
+        # Every command and serve request builds its query here: a name clingo
+        # cannot carry is the user's error (D-10), never a truncated name and
+        # a wrong answer, nor an encoding crash (issue 18).
+        for name in ("namespace", "model", "isvc"):
+            value = getattr(self, name)
+            if value is not None and (why := unrepresentable(value)):
+                raise InputError(f"{name}: Invalid value: {quote(value)}: {why}")
+
+
+class RuntimeRef(NamedTuple):
+    """A runtime as reports name it."""
+
+    kind: str  # SERVING_RUNTIME or CLUSTER_SERVING_RUNTIME
+    namespace: str | None
+    name: str
+
+    @property
+    def namespaced(self) -> bool:
+        return self.kind == SERVING_RUNTIME
+
+    def __str__(self) -> str:
+        """`ServingRuntime ns/name` or `ClusterServingRuntime name`, as in messages; a name
+        that is not printable is quoted (D-27), so a message stays one line."""
+        if self.namespaced:
+            return f"{self.kind} {shown(self.namespace)}/{shown(self.name)}"
+        return f"{self.kind} {shown(self.name)}"

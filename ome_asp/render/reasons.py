@@ -284,7 +284,7 @@ def _explicit_runtime(name: str) -> str:
 
 
 def admission_text(reason: clingo.Symbol, runtime, unknown_classes: list[str]) -> str:
-    """The webhook's denial message (W3, W4) for `runtime` (a facts.RuntimeRef)."""
+    """The webhook's denial message (W3, W4) for `runtime` (an objects.RuntimeRef)."""
     if reason.name == "unknown_accelerator_classes":
         return f"unknown accelerator classes referenced in AcceleratorRequirements: [{' '.join(map(shown, unknown_classes))}]"
     if reason.name == "different_priorities":

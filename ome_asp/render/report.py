@@ -15,12 +15,12 @@ from typing import Callable, TextIO
 
 import yaml
 
+from ome_asp.input.objects import Query, RuntimeRef
 from ome_asp.input.profiles import DEFAULT as DEFAULT_PROFILE
 from ome_asp.input.sizes import is_size
 from ome_asp.render import reasons
 from ome_asp.render.table import GAP, render_table
 from ome_asp.solver.answer import Answer, Criterion, QueryAnswer, Verdict
-from ome_asp.solver.facts import Query, RuntimeRef
 
 API_VERSION = "ome-asp/v1alpha1"
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 import clingo
 
 from ome_asp.errors import InternalError
-from ome_asp.solver.facts import Facts, RuntimeRef
+from ome_asp.input.objects import RuntimeRef
+from ome_asp.solver.facts import Facts
 from ome_asp.timing import gc_paused
 
 
@@ -244,8 +245,8 @@ def _unexpected(d: _Decoding, text: str) -> None:
 
 # Every atom the programs show, by (name, arity), and how it is read: the one
 # decode table. tests/test_engine.py checks its keys against the encoding's
-# #show statements. edits.lp's apply/1 is read by ome_asp.commands.steer and
-# compare from their own answers, never here.
+# #show statements. edits.lp's apply/1 is read by ome_asp.analysis.edits (steer and
+# compare) from their own answers, never here.
 _DECODERS = {
     # explain's rows: most of a large answer, read from the text
     ("rank_key", 3): _rank_key,

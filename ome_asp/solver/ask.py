@@ -28,10 +28,10 @@ from pathlib import Path
 import clingo
 
 from ome_asp.errors import FACTS_IN_PROGRESS, InternalError
-from ome_asp.input.objects import Cluster
+from ome_asp.input.objects import Cluster, Query, RuntimeRef
 from ome_asp.solver import engine, gosort, worlds
 from ome_asp.solver.answer import Answer, Criterion, _texts, criteria_of, decode, decode_texts, named_cost
-from ome_asp.solver.facts import Facts, Query, RuntimeRef, build_facts, with_queries
+from ome_asp.solver.facts import Facts, build_facts, with_queries
 from ome_asp.solver.programs import OUTCOME, Variant
 from ome_asp.timing import gc_paused
 
@@ -146,7 +146,10 @@ def ask_worlds(cases: list[tuple[Cluster, list[Query]]], variant: Variant) -> li
     runtime without search, the variant explain --all-models uses; tests
     check it equals the one-query optimum). A batch whose program has no
     single answer set is answered case by case, so a case fails as it fails
-    alone. The facts recorded are those of the case last built."""
+    alone. The facts recorded are those of the case last built. One case is
+    asked alone, in `variant` itself (explain -v's details included)."""
+    if len(cases) == 1:
+        return [ask(*cases[0], variant)]
     batch = []
     for cluster, queries in cases:
         batch.append(build_facts(cluster, queries))

@@ -20,12 +20,11 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable, NamedTuple
+from typing import Iterable
 
 import clingo
 
-from ome_asp.errors import InputError, InternalError
-from ome_asp.input.documents import quote, shown
+from ome_asp.errors import InternalError
 from ome_asp.input.objects import (
     BASE_MODEL,
     CLUSTER_SERVING_RUNTIME,
@@ -35,9 +34,10 @@ from ome_asp.input.objects import (
     InferenceService,
     Model,
     Pipeline,
+    Query,
     Runtime,
+    RuntimeRef,
     object_key,
-    unrepresentable,
 )
 from ome_asp.input.profiles import Profile
 from ome_asp.input.sizes import format_exact, parse_go_size, parse_size
@@ -46,43 +46,6 @@ from ome_asp.solver.programs import encoding_dir
 from ome_asp.timing import gc_paused
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
-
-
-@dataclass(frozen=True)
-class Query:
-    """One question: explain --model NAME or --isvc NAME in a namespace."""
-
-    namespace: str
-    model: str | None = None
-    isvc: str | None = None
-
-    def __post_init__(self) -> None:
-        # Every command and serve request builds its query here: a name clingo
-        # cannot carry is the user's error (D-10), never a truncated name and
-        # a wrong answer, nor an encoding crash (issue 18).
-        for field in ("namespace", "model", "isvc"):
-            value = getattr(self, field)
-            if value is not None and (why := unrepresentable(value)):
-                raise InputError(f"{field}: Invalid value: {quote(value)}: {why}")
-
-
-class RuntimeRef(NamedTuple):
-    """A runtime as reports name it."""
-
-    kind: str  # SERVING_RUNTIME or CLUSTER_SERVING_RUNTIME
-    namespace: str | None
-    name: str
-
-    @property
-    def namespaced(self) -> bool:
-        return self.kind == SERVING_RUNTIME
-
-    def __str__(self) -> str:
-        """`ServingRuntime ns/name` or `ClusterServingRuntime name`, as in messages; a name
-        that is not printable is quoted (D-27), so a message stays one line."""
-        if self.namespaced:
-            return f"{self.kind} {shown(self.namespace)}/{shown(self.name)}"
-        return f"{self.kind} {shown(self.name)}"
 
 
 @dataclass(frozen=True)
@@ -673,17 +636,18 @@ def _pipeline_key(pipeline: Pipeline | None) -> tuple | None:
 
 
 def _add_pipeline(builder: FactBuilder, owner: str, key: tuple, pipeline: Pipeline) -> None:
-    """sig_pipeline_class/sig_component/... or the model_ equivalents."""
-    add = builder.add
+    """sig_pipeline_class/sig_component/... or the model_ equivalents (through
+    builder.fact, as every fact: each checked against the schema's #defined)."""
+    fact = builder.fact
     if pipeline.class_name is not None:
-        add(f"{owner}_pipeline_class", (*key, pipeline.class_name))
+        getattr(fact, f"{owner}_pipeline_class")(*key, pipeline.class_name)
     components = [(term("named", k), c) for k, c in pipeline.components.items()]
     components += [(term("additional", k), c) for k, c in (pipeline.additional or {}).items()]
     for component, value in components:
-        add(f"{owner}_component", (*key, component))
+        getattr(fact, f"{owner}_component")(*key, component)
         for field, text in (("library", value.library), ("type", value.type)):
             if text is not None:
-                add(f"{owner}_component_field", (*key, component, const(field), text))
+                getattr(fact, f"{owner}_component_field")(*key, component, const(field), text)
 
 
 def _add_model(builder: FactBuilder, model: Model, versions: set[str]) -> None:

@@ -17,8 +17,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ome_asp.input.objects import RuntimeRef
 from ome_asp.input.timestamps import ZERO_TIME
-from ome_asp.solver.facts import NAN, NEG_INF, POS_INF, Facts, RuntimeRef
+from ome_asp.solver.facts import NAN, NEG_INF, POS_INF, Facts
 
 if TYPE_CHECKING:  # answer.py imports this module
     from ome_asp.solver.answer import QueryAnswer

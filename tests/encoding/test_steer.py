@@ -3,7 +3,7 @@ the applied edits (issue 16, D-66), and its named optimization levels.
 
 Upstream, given as facts: apply/1 and wanted/1 (edits.lp chooses the edits
 and names the runtime), and steer.lp's own inputs, which
-ome_asp/commands/steer.py builds (declared upstream here because input.lp
+ome_asp/analysis/steer.py builds (declared upstream here because input.lp
 does not declare them).
 """
 

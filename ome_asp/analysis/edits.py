@@ -1,0 +1,88 @@
+"""What the edit searches share (steer, compare): the terms that name their
+candidate edits in the edit programs (encoding/edits.lp), decoded back from
+an optimum's apply/1 atoms, and the one verifier: apply an edit set to the
+manifests and select again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Generic, Protocol, TypeVar
+
+import clingo
+
+from ome_asp.errors import InternalError
+from ome_asp.input.objects import Cluster, Query
+from ome_asp.solver import ask
+from ome_asp.solver.answer import QueryAnswer
+from ome_asp.solver.facts import Term
+from ome_asp.solver.programs import Variant
+
+MAX_SETS = 5  # the optimal edit sets a search reports at most
+
+
+class Described(Protocol):
+    def describe(self) -> str: ...
+
+
+Edit = TypeVar("Edit", bound=Described)
+
+
+class EditTerms(Generic[Edit]):
+    """The candidate edits of a search, each under the term that names it in
+    the program (`edit(E)`, `apply(E)`), in the order they were named."""
+
+    def __init__(self) -> None:
+        self._positions: dict[clingo.Symbol, int] = {}
+        self._edits: list[Edit] = []
+
+    def name(self, term: Term, edit: Edit) -> Term:
+        """`term` names `edit` (a term named again names its latest edit, in its first place)."""
+        symbol = clingo.parse_term(term.text)
+        if symbol in self._positions:
+            self._edits[self._positions[symbol]] = edit
+        else:
+            self._positions[symbol] = len(self._edits)
+            self._edits.append(edit)
+        return term
+
+    @property
+    def edits(self) -> list[Edit]:
+        return list(self._edits)
+
+    def decode(self, optima: list[list[clingo.Symbol]], ordered: bool = False) -> list[list[Edit]]:
+        """Each optimum's apply/1 arguments (ask.edit_sets) as the edits they
+        name, in the order they were named; the optima as the solver found
+        them or, `ordered`, in the order of their edits."""
+        sets = [sorted(self._positions[symbol] for symbol in applied) for applied in optima]
+        return [[self._edits[k] for k in chosen] for chosen in (sorted(sets) if ordered else sets)]
+
+
+def select_again(runs: list[tuple[Cluster, list[Query]]], variant: Variant) -> list[list[QueryAnswer]]:
+    """Each (edited) cluster's answers to its queries, all grounded together
+    as worlds: one world per snapshot, profile or edited snapshot (issue 12)."""
+    return [[run.answer.queries[n] for n in range(1, len(queries) + 1)]
+            for run, (_, queries) in zip(ask.ask_worlds(runs, variant), runs)]
+
+
+@dataclass
+class Claim(Generic[Edit]):
+    """What a search claims of one edit set: the manifests with the set
+    applied (`edited`) answer each query as `wrong` finds nothing wrong with."""
+
+    edits: list[Edit]
+    edited: Cluster
+    queries: list[Query]
+    wrong: Callable[[int, QueryAnswer], str | None]  # what is wrong with the k-th query's answer, or None
+
+
+def verify(search: str, claims: list[Claim], variant: Variant) -> list[list[QueryAnswer]]:
+    """Apply each edit set to the manifests and select again: every answer
+    must be as the search claims, else the search is wrong (an internal
+    error naming it and the set). Returns the answers, claim by claim."""
+    answers = select_again([(claim.edited, claim.queries) for claim in claims], variant)
+    for claim, found in zip(claims, answers):
+        for k, answer in enumerate(found):
+            wrong = claim.wrong(k, answer)
+            if wrong is not None:
+                raise InternalError(f"{search}: the edit set {[e.describe() for e in claim.edits]} {wrong} when applied")
+    return answers

@@ -1,0 +1,589 @@
+"""steer's search: the smallest edits that make a wanted runtime the selected one.
+
+Python offers candidate edits from a fixed vocabulary, each with the exact
+values it would write (the thresholds the rivals' scores set); the encoding
+(encoding/steer.lp) re-evaluates the whole specification on the edited cluster
+and picks the minimal edit sets by optimization. Every edit set found is then
+applied to the manifests and checked by a fresh selection, never assumed
+(analysis/edits.py's verify).
+
+Vocabulary (docs/troubleshooting.md, D-65, D-66): set the priority of one of
+the wanted runtime's entries; set one of its weights; set `autoSelect: true`
+on an entry; set an entry's version to the model's (or remove it) or its
+operator (V3-V9); widen its size range to the model's size, fix a bound's
+unit typo, or drop the range; re-enable it; disable a rival; with --isvc, set
+or remove one of the InferenceService's accelerator-class requests (A1) or
+deployment-mode annotations (D3), or name the runtime in its spec.runtime
+(X1: used whatever the ranking).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass, field
+
+from ome_asp.analysis.edits import MAX_SETS, Claim, EditTerms, select_again, verify
+from ome_asp.errors import OmeAspError, UsageError
+from ome_asp.input.documents import shown as shown_name
+from ome_asp.input.objects import (
+    CLUSTER_SERVING_RUNTIME,
+    INFERENCE_SERVICE,
+    SERVING_RUNTIME,
+    Cluster,
+    Entry,
+    InferenceService,
+    Model,
+    Query,
+    Runtime,
+    RuntimeRef,
+)
+from ome_asp.input.sizes import is_size, parse_size
+from ome_asp.render import reasons, report
+from ome_asp.render.selection import Selection
+from ome_asp.solver import ask, programs
+from ome_asp.solver.answer import Criterion, QueryAnswer, Verdict
+from ome_asp.solver.facts import (
+    INPUT_SCHEMA,
+    EntryTables,
+    FactBuilder,
+    Term,
+    add_version,
+    build_facts,
+    const,
+    runtime_id,
+    term,
+)
+from ome_asp.solver.programs import Variant
+
+# The predicates an edit can change; their facts arrive as base_* (steer.lp).
+EDITABLE = frozenset({
+    "entry", "entry_priority", "entry_auto_select", "runtime_disabled",
+    "runtime_size_range", "runtime_size_bound", "runtime_range_width",
+    "isvc_accelerator_request", "isvc_mode_annotation",
+})
+# The edit kinds, as encoding/steer.lp names them (its kind_rank/2 orders them
+# for minimality); this order is only how an edit set is listed.
+KINDS = ("priority", "weight", "auto_select", "operator", "version", "size_range", "accelerator_class",
+         "deployment_mode", "disable", "enable", "runtime_name")
+# What each kind changes, for "only ... helps" (issue 16: say which kind would).
+KIND_TEXT = {
+    "priority": "an entry's priority", "weight": "an entry's weight", "auto_select": "an entry's autoSelect",
+    "operator": "an entry's version operator", "version": "an entry's version", "size_range": "the size range",
+    "accelerator_class": "the InferenceService's accelerator class",
+    "deployment_mode": "the InferenceService's deployment-mode annotation",
+    "disable": "disabling a rival", "enable": "re-enabling the runtime",
+    "runtime_name": "naming the runtime in the InferenceService's spec.runtime.name",
+}
+# V4: the operators with a meaning of their own, the values an operator edit writes.
+OPERATORS = ("Equal", "GreaterThan", "GreaterThanOrEqual")
+# The InferenceService fields steer may set or remove (A1, D3): (kind, the
+# source or component as accelerators.lp/deployment.lp name it, the loaded
+# attribute, the keys of its YAML path, which a merge patch writes).
+ISVC_FIELDS = (
+    ("accelerator_class", "annotation", "accelerator_annotation", ("metadata", "annotations", "ome.io/accelerator-class")),
+    ("accelerator_class", "selector", "selector_class", ("spec", "acceleratorSelector", "acceleratorClass")),
+    ("accelerator_class", "engine", "engine_class", ("spec", "engine", "acceleratorOverride", "acceleratorClass")),
+    ("accelerator_class", "decoder", "decoder_class", ("spec", "decoder", "acceleratorOverride", "acceleratorClass")),
+    ("deployment_mode", "engine", "engine_mode", ("spec", "engine", "annotations", "ome.io/deploymentMode")),
+    ("deployment_mode", "decoder", "decoder_mode", ("spec", "decoder", "annotations", "ome.io/deploymentMode")),
+)
+INT32_MAX, INT64_MIN, INT64_MAX = 2**31 - 1, -(2**63), 2**63 - 1
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One change to one object's manifest (a runtime's, or the InferenceService's)."""
+
+    kind: str  # one of KINDS
+    runtime: RuntimeRef  # the object it changes (kind InferenceService for the InferenceService's kinds)
+    path: str  # the YAML path it sets or removes, e.g. spec.supportedModelFormats[0].priority
+    old: object  # the value before (None: absent)
+    new: object  # the value after (None: removed)
+    entry: int | None = None
+    side: str | None = None  # format | framework, for a weight, a version or an operator
+    bound: str | None = None  # min | max, for a widened range
+    field: str | None = None  # the InferenceService's attribute, for accelerator_class and deployment_mode
+    keys: tuple = ()  # the YAML path as keys, for the InferenceService's fields (a merge patch writes them)
+
+    def describe(self) -> str:
+        # an empty string is a value (spec 0.2: "set"), quoted so it does not read as nothing
+        shown = lambda v: "absent" if v is None else ("true" if v is True else "false" if v is False else '""' if v == "" else str(v))  # noqa: E731
+        if self.kind == "runtime_name":
+            change = f"spec.runtime.name: {shown(self.old['name'])} → {self.new['name']}"
+            if self.old["kind"] != self.new["kind"]:
+                change += f", spec.runtime.kind: {shown(self.old['kind'])} → {self.new['kind']}"
+            return f"{object_text(self.runtime)}: {change}"
+        if self.kind in ("disable", "enable"):
+            return f"{self.runtime}: spec.disabled: {shown(self.old)} → {shown(self.new)}"
+        if self.new is None:
+            return f"{object_text(self.runtime)}: remove {self.path}" + (f" (was {shown(self.old)})" if isinstance(self.old, str) else "")
+        return f"{object_text(self.runtime)}: {self.path}: {shown(self.old)} → {shown(self.new)}"
+
+    @property
+    def merge(self) -> bool:
+        """Written as a JSON merge patch (RFC 7386): the InferenceService's
+        maps it goes into (metadata.annotations, spec.acceleratorSelector, ...)
+        may be absent, which a JSON patch `add` cannot create."""
+        return bool(self.keys)
+
+    def json_patch(self) -> dict:
+        """The RFC 6902 operation (as `kubectl patch --type=json` takes it)."""
+        pointer = "/" + self.path.replace("[", ".").replace("]", "").replace(".", "/")
+        if self.new is None:
+            return {"op": "remove", "path": pointer}
+        # "add" sets a member whether or not the manifest wrote it (a weight
+        # may be absent and defaulted, I3).
+        return {"op": "add", "path": pointer, "value": self.new}
+
+    def merge_patch(self) -> dict:
+        """The RFC 7386 document (as `kubectl patch --type=merge` takes it); null removes."""
+        document = self.new
+        for key in reversed(self.keys):
+            document = {key: document}
+        return document
+
+    def apply(self, obj):
+        """The object (a Runtime, or the InferenceService for its kinds) with the edit made."""
+        if self.kind == "runtime_name":
+            return dataclasses.replace(obj, runtime_name=self.new["name"], runtime_kind=self.new["kind"])
+        if self.field is not None:
+            return dataclasses.replace(obj, **{self.field: self.new})
+        if self.kind in ("disable", "enable"):
+            return dataclasses.replace(obj, disabled=self.new)
+        if self.kind == "size_range":
+            if self.new is None:
+                return dataclasses.replace(obj, size_range=None)
+            return dataclasses.replace(obj, size_range=dataclasses.replace(obj.size_range, **{self.bound: self.new}))
+        entries = list(obj.entries)
+        entries[self.entry] = self.apply_to_entry(entries[self.entry])
+        return dataclasses.replace(obj, entries=tuple(entries))
+
+    def apply_to_entry(self, entry: Entry) -> Entry:
+        """The entry with the edit made (the kinds that change one entry)."""
+        if self.kind == "priority":
+            return dataclasses.replace(entry, priority=self.new)
+        if self.kind == "auto_select":
+            return dataclasses.replace(entry, auto_select=True)
+        side = "model_format" if self.side == "format" else "model_framework"
+        ref = getattr(entry, side)
+        if self.kind == "weight":
+            ref = dataclasses.replace(ref, weight=self.new)
+        elif self.kind == "version":
+            ref = dataclasses.replace(ref, version=self.new)
+        else:  # operator
+            ref = dataclasses.replace(ref, operator=self.new, operator_written=True)
+        return dataclasses.replace(entry, **{side: ref})
+
+
+def object_text(ref: RuntimeRef) -> str:
+    """A runtime as RuntimeRef prints it; an InferenceService as `InferenceService ns/name`."""
+    if ref.kind == INFERENCE_SERVICE:
+        return f"{INFERENCE_SERVICE} {shown_name(ref.namespace)}/{shown_name(ref.name)}"
+    return str(ref)
+
+
+def apply_edits(cluster: Cluster, edits: list[Edit]) -> Cluster:
+    """The cluster with the edits made to its runtimes and InferenceServices."""
+    by_ref: dict[RuntimeRef, list[Edit]] = {}
+    for e in edits:
+        by_ref.setdefault(e.runtime, []).append(e)
+
+    def edited(obj, ref: RuntimeRef):
+        for e in by_ref.get(ref, ()):
+            obj = e.apply(obj)
+        return obj
+
+    return dataclasses.replace(
+        cluster,
+        runtimes=[edited(rt, RuntimeRef(rt.kind, rt.namespace, rt.name)) for rt in cluster.runtimes],
+        inference_services=[edited(i, RuntimeRef(INFERENCE_SERVICE, i.namespace, i.name)) for i in cluster.inference_services])
+
+
+@dataclass
+class EditSet:
+    edits: list[Edit]
+    answer: QueryAnswer  # selection re-run on the edited manifests
+
+
+@dataclass
+class SteerResult:
+    want: RuntimeRef
+    query: Query
+    blockers: list[RuntimeRef]  # ServingRuntimes that come before the wanted ClusterServingRuntime whatever its score
+    edit_sets: list[EditSet]
+    before: QueryAnswer
+    impossible: list[str]  # why no edit set exists (reason texts), when none does
+    candidates: list[Edit]  # every edit considered (the vocabulary applied to this cluster)
+    denied: list  # report.denials: runtimes admission would deny (warned on stderr, `denied` in the report)
+    named: RuntimeRef | None = None  # the runtime the InferenceService names (spec.runtime.name): no ranking decides
+    optimum: list[Criterion] = field(default_factory=list)  # steer.lp's, where the edit sets are its optima (--show opt)
+
+    @property
+    def pinned(self) -> bool:
+        """The InferenceService names the runtime, before or after the edits: select's outcome decides (X1)."""
+        return self.named is not None or any(e.kind == "runtime_name" for s in self.edit_sets for e in s.edits)
+
+
+class Ended(Exception):
+    """The query ends with an outcome without a table (profiles.md section 0):
+    there is no order to steer; the command reports it as explain does (exit 4)."""
+
+    def __init__(self, answer: QueryAnswer, denied: list) -> None:
+        super().__init__("outcome {}: {}".format(*answer.ended))
+        self.answer, self.denied = answer, denied
+
+
+OWN = ("all", "runtime", "isvc")  # --own: which objects steer may change
+
+
+def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") -> SteerResult:
+    """The smallest edit sets making `want` the one selected; `own` says which
+    objects may change: the wanted runtime only, the InferenceService only
+    (its accelerator classes and deployment-mode annotations, else its
+    spec.runtime), or any (the runtime, rivals, the InferenceService's fields)."""
+    result = ask.ask(cluster, [query], Variant.EXPLAIN).answer
+    before, denied = result.queries[1], report.denials(result)
+    if before.error is not None:
+        raise OmeAspError(reasons.text(before.error))
+    if before.ended is not None:  # profiles.md section 0: there is no order to steer
+        raise Ended(before, denied)
+    if want not in before.verdicts:  # I9: only a denied runtime is no candidate; the message says why
+        raise OmeAspError(f"{want} is not a candidate: the admission webhook would deny it: {dict(denied)[want]}")
+    isvc = next((i for i in cluster.inference_services
+                 if query.isvc is not None and (i.namespace, i.name) == (query.namespace, query.isvc)), None)
+    if own == "isvc" and isvc is None:
+        raise UsageError("--own isvc needs --isvc: the edits are the InferenceService's")
+    if isvc is not None and isvc.runtime_name and own != "runtime":
+        return _steer_named(cluster, query, want, isvc, before, denied)
+    if isvc is not None and isvc.runtime_name:  # --own runtime: no edit of the runtime changes a named choice
+        named = _named(isvc)
+        return SteerResult(want, query, [], [], before, [
+            f"only changing the InferenceService helps (--own isvc or all): it names {named} in spec.runtime.name, "
+            "which OME uses whatever the ranking (X1)"], [], denied, named)
+    # O1: qualifying ServingRuntimes come before a ClusterServingRuntime whatever
+    # its score; only disabling them (an edit of the vocabulary) lets it win, so
+    # the goal is always the first place, never "first ClusterServingRuntime"
+    # (issue 16: steer said success where the ranking after still had another first).
+    blockers = [] if want.namespaced else [r for r in before.ranking if r.namespaced]
+    runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
+    found, optimum, candidates = _search(cluster, query, runtime, before, isvc, own)
+    edit_sets = [_verified(cluster, query, want, edits) for edits in found]
+    if edit_sets:
+        return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied, optimum=optimum)
+    unnamed = []  # why naming the runtime does not make OME use it either
+    if own == "isvc":  # D-66: the InferenceService's fields cannot steer the ranking: name the runtime (X1)
+        named = _steer_named(cluster, query, want, isvc, before, denied)
+        if named.edit_sets:
+            return named
+        unnamed = named.impossible
+    helps = _what_helps(cluster, query, runtime, before, isvc, own)
+    impossible = helps + unnamed + ([] if helps else _why_impossible(before.verdicts[want]))
+    return SteerResult(want, query, blockers, [], before, impossible, candidates, denied)
+
+
+def _search(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, isvc: InferenceService | None,
+            own: str) -> tuple[list[list[Edit]], list[Criterion], list[Edit]]:
+    """The optimal edit sets of steer.lp over the edits `own` allows, their
+    optimum by name, and every candidate edit."""
+    candidates = _Candidates(cluster, query, runtime, before, own, isvc)
+    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + programs.STEER)
+    optima = ask.edit_sets(facts, Variant.STEER, MAX_SETS)
+    return candidates.terms.decode(optima.sets), optima.optimum, candidates.terms.edits
+
+
+def _what_helps(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer,
+                isvc: InferenceService | None, own: str) -> list[str]:
+    """Where no edit `own` allows helps, which kind would (issue 16): the edits
+    of a set over every object, or naming the runtime in the
+    InferenceService's spec.runtime (X1); [] when neither does."""
+    want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
+    if own != "all":
+        helping, _, _ = _search(cluster, query, runtime, before, isvc, "all")
+        if helping:
+            edits = sorted(helping[0], key=lambda e: (KINDS.index(e.kind), e.path))
+            owners = ["runtime" if e.runtime == want else "isvc" if e.runtime.kind == INFERENCE_SERVICE else "all"
+                      for e in edits]
+            outside = [e for e, owner in zip(edits, owners) if owner != own]  # the edits `own` does not allow
+            inside = [e for e, owner in zip(edits, owners) if owner == own]
+            objects = set(owners)
+            allowed = f"--own {objects.pop()} or all" if len(objects) == 1 and objects != {"all"} else "--own all"
+            kinds = [KIND_TEXT[k] for k in dict.fromkeys(e.kind for e in outside)]
+            return [f"only {' and '.join(kinds)} {'helps' if len(kinds) == 1 else 'help'} ({allowed}): " + "; ".join(e.describe() for e in outside)
+                    + ("" if not inside else ", with " + "; ".join(e.describe() for e in inside))]
+    if isvc is not None and own != "isvc":
+        named = _steer_named(cluster, query, want, isvc, before, [])
+        if named.edit_sets:
+            return [f"only {KIND_TEXT['runtime_name']} helps (--own isvc): OME then uses it whatever the ranking (X1): "
+                    + "; ".join(e.describe() for e in named.edit_sets[0].edits)]
+    return []
+
+
+def _named(isvc) -> RuntimeRef:
+    """The runtime an InferenceService's spec.runtime names (X1: kind defaults to ClusterServingRuntime, I3)."""
+    kind = isvc.runtime_kind or CLUSTER_SERVING_RUNTIME
+    return RuntimeRef(kind, isvc.namespace if kind == SERVING_RUNTIME else None, isvc.runtime_name)
+
+
+def _steer_named(cluster: Cluster, query: Query, want: RuntimeRef, isvc, before: QueryAnswer, denied: list) -> SteerResult:
+    """An InferenceService that names a runtime uses that one (X1), whatever the
+    ranking (issue 16: steer --isvc ranked as if it did not): the edit is the name."""
+    named = _named(isvc) if isvc.runtime_name else None
+    edits = []
+    if named != want:
+        # the whole spec.runtime in one JSON patch operation, autoSync kept
+        sync = {} if isvc.runtime_auto_sync is None else {"autoSync": isvc.runtime_auto_sync}
+        edits = [Edit("runtime_name", RuntimeRef(INFERENCE_SERVICE, isvc.namespace, isvc.name), "spec.runtime",
+                      {"name": isvc.runtime_name, "kind": isvc.runtime_kind}, {"name": want.name, "kind": want.kind, **sync})]
+    answer = select_again([(apply_edits(cluster, edits), [query])], Variant.SELECT)[0][0]
+    if answer.outcome.used == want:
+        return SteerResult(want, query, [], [EditSet(edits, answer)], before, [], edits, denied, named)
+    why = Selection(query, answer).message or "OME uses no runtime"
+    return SteerResult(want, query, [], [], before, [f"with spec.runtime.name naming {want.name}: {why}"], edits, denied, named)
+
+
+class _Candidates:
+    """The candidate edits `own` allows: for each, the facts that describe it."""
+
+    def __init__(self, cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, own: str,
+                 isvc: InferenceService | None) -> None:
+        self.runtime = runtime
+        self.want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
+        self.before = before
+        self.own_runtime = own in ("all", "runtime")
+        self.rivals = [r for r in before.ranking if r != self.want] if own == "all" else []
+        self.isvc = isvc if own in ("all", "isvc") else None
+        self.model = _model(cluster, before)
+        self.model_size = None if self.model is None or self.model.size is None else (self.model.size, parse_size(self.model.size))
+        self.terms: EditTerms[Edit] = EditTerms()
+
+    def add_facts(self, builder: FactBuilder, entries: EntryTables) -> None:
+        fact = builder.fact
+        t = runtime_id(self.runtime.kind, self.runtime.namespace, self.runtime.name)
+        fact.wanted(t)
+        if self.own_runtime:
+            self._runtime_edits(builder, entries, t)
+        for rival in self.rivals:
+            rival_rt = runtime_id(rival.kind, rival.namespace, rival.name)
+            edit = Edit("disable", rival, "spec.disabled", None, True)
+            fact.edit_disable(self._edit(builder, edit, term("disable", rival_rt), term("disable", rival_rt)), rival_rt)
+        if self.isvc is not None:
+            self._isvc_edits(builder)
+
+    def _runtime_edits(self, builder: FactBuilder, entries: EntryTables, t: Term) -> None:
+        fact = builder.fact
+        targets = sorted({self.before.verdicts[r].score for r in self.before.ranking if r != self.want} | {0})
+        priorities = set()
+        for entry in self.runtime.entries:
+            a = _reading(entry.model_format.weight, 10) + _reading(entry.model_framework.weight, 5)
+            priorities |= {p for s in targets for p in _thresholds(s, a) if 1 <= p <= INT32_MAX}
+        for i, entry in enumerate(self.runtime.entries):
+            for p in sorted(priorities - {entry.priority or 1}):
+                edit = Edit("priority", self.want, f"spec.supportedModelFormats[{i}].priority", entry.priority, p, entry=i)
+                edit_term = self._edit(builder, edit, term("priority", i, p), term("number", i), abs(p - (entry.priority or 1)))
+                fact.edit_priority(edit_term, i, p)
+                fact.edit_weights(edit_term, i, entries.weights(edit.apply_to_entry(entry)))
+            p = entry.priority or 1
+            for side, ref, other, default in (("format", entry.model_format, entry.model_framework, (10, 5)),
+                                              ("framework", entry.model_framework, entry.model_format, (5, 10))):
+                other_read = _reading(other.weight, default[1])
+                values = {w for s in targets for w in _weight_thresholds(s, p, other_read) if INT64_MIN <= w <= INT64_MAX}
+                for w in sorted(values - {ref.weight}):
+                    path = f"spec.supportedModelFormats[{i}].{'modelFormat' if side == 'format' else 'modelFramework'}.weight"
+                    edit = Edit("weight", self.want, path, ref.weight, w, entry=i, side=side)
+                    edit_term = self._edit(builder, edit, term("weight", i, const(side), _int_arg(w)), term("number", i), abs(w - ref.weight))
+                    fact.edit_weights(edit_term, i, entries.weights(edit.apply_to_entry(entry)))
+            if entry.auto_select is not True:
+                edit = Edit("auto_select", self.want, f"spec.supportedModelFormats[{i}].autoSelect", entry.auto_select, True, entry=i)
+                fact.edit_auto_select(self._edit(builder, edit, term("auto_select", i), term("auto_select", i)), i)
+            self._signature_edits(builder, entries, i, entry)
+        self._range_edits(builder)
+        if self.runtime.disabled:  # Q2: re-enabling is an edit of the wanted runtime's own manifest
+            edit = Edit("enable", self.want, "spec.disabled", True, False)
+            fact.edit_enable(self._edit(builder, edit, const("enable"), const("enable")), t)
+
+    def _signature_edits(self, builder: FactBuilder, entries: EntryTables, i: int, entry: Entry) -> None:
+        """Versions and operators of entry i (V3-V9, issue 16): set a side's
+        version to the model's (or remove it where the model has none), set its
+        operator to one of V4's named ones; each a field of its own (one line),
+        and a signature for every combination of them, built as any entry's
+        (EntryTables.signature): the V rules decide which one matches."""
+        fact, model = builder.fact, self.model
+        fields = []  # per field (a side's version or operator): its candidate edits
+        for side, attr, key in (("format", "model_format", "modelFormat"), ("framework", "model_framework", "modelFramework")):
+            ref, model_ref = getattr(entry, attr), None if model is None else getattr(model, attr)
+            if ref is None or model_ref is None or model_ref.name != ref.name:
+                continue  # versions are compared only when the names are equal (Q13, Q14): no version edit helps
+            path = f"spec.supportedModelFormats[{i}].{key}"
+            if model_ref.version != ref.version:
+                edit = Edit("version", self.want, f"{path}.version", ref.version, model_ref.version, entry=i, side=side)
+                fields.append([(edit, self._edit(builder, edit, term("version", i, const(side)), term("version", i, const(side))))])
+            if model_ref.version is not None:  # an operator compares only where both sides have a version (V3)
+                old = ref.operator if ref.operator_written else None
+                operators = []
+                for op in OPERATORS:
+                    if op != ref.operator:
+                        edit = Edit("operator", self.want, f"{path}.operator", old, op, entry=i, side=side)
+                        operators.append((edit, self._edit(builder, edit, term("operator", i, const(side), op),
+                                                           term("operator", i, const(side)))))
+                fields.append(operators)
+        for _, edit_term in itertools.chain.from_iterable(fields):
+            fact.edit_signature_field(edit_term, i)
+        options = itertools.product(*([None, *candidates] for candidates in fields))
+        for number, option in enumerate((o for o in options if any(o)), 1):
+            edited = entry
+            for edit, edit_term in filter(None, option):
+                edited = edit.apply_to_entry(edited)
+                fact.sig_option_edit(i, number, edit_term)
+                if edit.kind == "version" and edit.new is not None:
+                    add_version(builder, edit.new)  # V1: parsed as every version is
+            fact.sig_option(i, number, entries.signature(edited))
+
+    def _isvc_edits(self, builder: FactBuilder) -> None:
+        """The InferenceService's accelerator-class requests (A1) and
+        deployment-mode annotations (D3, issue 16): set one to the wanted
+        runtime's value (a class it lists, the mode it declares), or remove it.
+        Only fields that exist are edited; an annotation only on a component
+        the InferenceService has (creating spec.engine or spec.decoder would
+        change what other rules read, O9, D3)."""
+        fact, isvc = builder.fact, self.isvc
+        i = term("isvc", isvc.namespace, isvc.name)
+        ref = RuntimeRef(INFERENCE_SERVICE, isvc.namespace, isvc.name)
+        for kind, where, attr, keys in ISVC_FIELDS:
+            old = getattr(isvc, attr)
+            if kind == "accelerator_class":
+                field = term("accelerator", const(where))
+                values = sorted(set(self.runtime.accelerator_classes or ()) - {old}) if old is not None else []
+            else:
+                if not (isvc.has_engine if where == "engine" else isvc.has_decoder):
+                    continue
+                field = term("mode", const(where))
+                mode = self.runtime.engine_mode if where == "engine" else self.runtime.decoder_mode
+                values = [mode] if mode is not None and mode != old else []
+            path = ".".join(keys[:-1]) + (f'["{keys[-1]}"]' if "/" in keys[-1] else f".{keys[-1]}")
+            for value in values + ([None] if old is not None else []):
+                edit = Edit(kind, ref, path, old, value, field=attr, keys=keys)
+                edit_term = self._edit(builder, edit, term("set", field, value) if value is not None else term("remove", field),
+                                       field, 0 if value is not None else 1)
+                fact.edit_isvc_field(edit_term, i, field)
+                if value is not None:
+                    (fact.edit_accelerator if kind == "accelerator_class" else fact.edit_mode)(edit_term, i, const(where), value)
+
+    def _range_edits(self, builder: FactBuilder) -> None:
+        fact, exact = builder.fact, builder.exact
+        size_range = self.runtime.size_range
+        if size_range is None:
+            return
+        worst = 0  # dropping is the largest change a range edit can make
+        typo = False  # a bound with a unit typo: moving or dropping it discards a range the fix keeps
+        if self.model_size is not None:
+            text, size = self.model_size
+            fact.size_gap(exact(size), exact(size), exact(0))
+            for bound, outside in (("min", lambda b: size < b), ("max", lambda b: size > b)):
+                old = getattr(size_range, bound)
+                if old is None or not outside(parse_size(old)):
+                    continue
+                fixable = self._unit_fix(builder, bound, old, size, outside)
+                typo |= fixable
+                edit = Edit("size_range", self.want, f"spec.modelSizeRange.{bound}", old, text, bound=bound)
+                change = abs(parse_size(old) - size)
+                worst = max(worst, change)
+                edit_term = self._edit(builder, edit, term("widen", const(bound)), const("range"), change)
+                if fixable:
+                    fact.edit_discards_range(edit_term)
+                fact.edit_bound(edit_term, const(bound), text, exact(size))
+                other = size_range.max if bound == "min" else size_range.min
+                if other is not None:
+                    low, high = (size, parse_size(other)) if bound == "min" else (parse_size(other), size)
+                    fact.edit_width(edit_term, exact(high - low))
+        edit = Edit("size_range", self.want, "spec.modelSizeRange", {k: v for k, v in (("min", size_range.min), ("max", size_range.max)) if v is not None}, None)
+        drop = self._edit(builder, edit, const("drop_range"), const("range"), worst + 1)
+        fact.edit_drop_range(drop)
+        if typo:
+            fact.edit_discards_range(drop)
+
+    def _unit_fix(self, builder: FactBuilder, bound: str, old: str, size, outside) -> bool:
+        """A bound that reads as 0 (Z2) for a lower-case unit (`70b`) is a typo:
+        fixing it keeps the range meaningful, so it is offered as the smallest
+        change of its kind (0), ahead of moving the bound to the model's size."""
+        fixed = old[:-1] + old[-1].upper()
+        if is_size(old) or not is_size(fixed) or outside(parse_size(fixed)):
+            return False
+        fact, exact = builder.fact, builder.exact
+        value = parse_size(fixed)
+        edit = Edit("size_range", self.want, f"spec.modelSizeRange.{bound}", old, fixed, bound=bound)
+        edit_term = self._edit(builder, edit, term("fix_unit", const(bound)), const("range"), 0)
+        fact.edit_bound(edit_term, const(bound), fixed, exact(value))
+        fact.size_gap(exact(size), exact(value), exact(abs(value - size)))
+        other = self.runtime.size_range.max if bound == "min" else self.runtime.size_range.min
+        if other is not None:
+            low, high = (value, parse_size(other)) if bound == "min" else (parse_size(other), value)
+            fact.edit_width(edit_term, exact(high - low))
+        return True
+
+    def _edit(self, builder: FactBuilder, edit: Edit, edit_term: Term, slot: Term, change=None) -> Term:
+        fact = builder.fact
+        self.terms.name(edit_term, edit)
+        fact.edit(edit_term)
+        fact.edit_kind(edit_term, const(edit.kind))
+        fact.edit_slot(edit_term, slot)
+        if edit.runtime != self.want:
+            fact.edit_on_other(edit_term)
+        if change is not None:
+            fact.edit_change(edit_term, builder.exact(change))
+        return edit_term
+
+
+def _int_arg(value: int) -> int | str:
+    """An int64 as a term argument clingo can read: the int when it fits 32 bits, else its decimal string."""
+    return value if -(2**31) <= value <= INT32_MAX else str(value)
+
+
+def _reading(weight: int, zero_reads_as: int) -> int:
+    """S3: a stored weight of 0 counts as 10 (format) or 5 (framework)."""
+    return zero_reads_as if weight == 0 else weight
+
+
+def _thresholds(score: int, per_priority: int) -> set[int]:
+    """Priorities P with per_priority x P just above, or equal to, `score`."""
+    if per_priority <= 0:
+        return set()
+    above = {score // per_priority + 1}
+    return above | ({score // per_priority} if score % per_priority == 0 else set())
+
+
+def _weight_thresholds(score: int, priority: int, other: int) -> set[int]:
+    """Weights w with (w + other) x priority just above, or equal to, `score`."""
+    above = {score // priority - other + 1}
+    return above | ({score // priority - other} if score % priority == 0 else set())
+
+
+def _model(cluster: Cluster, before: QueryAnswer) -> Model | None:
+    """The model the query is evaluated against."""
+    model = before.model
+    name = model.arguments[-1].string
+    namespace = model.arguments[0].string if model.name == "bm" else None
+    return next((m for m in cluster.models if m.name == name and m.namespace == namespace), None)
+
+
+def _verified(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit]) -> EditSet:
+    """The edit set applied to the manifests and selected again: it must make
+    `want` the first runtime, or steer reports no success (issue 16)."""
+    def wrong(_, answer: QueryAnswer) -> str | None:
+        return None if answer.ranking and answer.ranking[0] == want else f"does not make {want} win"
+
+    claim = Claim(edits, apply_edits(cluster, edits), [query], wrong)
+    answer = verify("steer", [claim], Variant.EXPLAIN_DETAILS)[0][0]  # details: win_notes reads the scoring entries
+    return EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer)
+
+
+def _why_impossible(verdict: Verdict) -> list[str]:
+    """The failed checks no edit of the vocabulary can fix (Q2-Q5), with their reasons."""
+    unfixable = {
+        "q3": "steer changes the InferenceService's requested classes, not a runtime's acceleratorClasses",
+        "q4": "steer changes the InferenceService's deployment-mode annotations, not a runtime's",
+        "q5": "steer changes versions and operators, not formats, frameworks, architectures, quantizations or pipelines",
+    }
+    texts = [f"{reasons.check_id(c)}: {reasons.text(term, verdict.format_details)} ({unfixable[c]})"
+             for c, term in verdict.failures.items() if c in unfixable]
+    return texts or ["no edit of the vocabulary lets it outrank the runtimes ahead of it"]
