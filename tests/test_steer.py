@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ome_asp.analysis import steer
+from ome_asp.commands import steer as steer_command
 from ome_asp.input.loader import load
 from ome_asp.solver import ask
 from ome_asp.solver.facts import Query, RuntimeRef
@@ -426,7 +427,7 @@ def test_patch_commands_run_by_the_real_kubectl_make_the_runtime_win(tmp_path, m
     lines = run_cli("steer", *target, "--want", want, "-o", "patch").stdout.splitlines()
     first = list(itertools.takewhile(lambda line: not line.startswith("#"), lines[1:]))  # the first set's commands
     assert first, lines
-    kinds = {resource: kind for kind, resource in steer.RESOURCES.items()}
+    kinds = {resource: kind for kind, resource in steer_command.RESOURCES.items()}
     for command in map(shlex.split, first):
         assert command[-2] == "--"
         resource, name = command[-1].split("/")

@@ -284,6 +284,6 @@ class RuntimeRef(NamedTuple):
     def __str__(self) -> str:
         """`ServingRuntime ns/name` or `ClusterServingRuntime name`, as in messages; a name
         that is not printable is quoted (D-27), so a message stays one line."""
-        if self.namespaced:
+        if self.namespace is not None and self.namespaced:  # a ServingRuntime always has its namespace
             return f"{self.kind} {shown(self.namespace)}/{shown(self.name)}"
         return f"{self.kind} {shown(self.name)}"
