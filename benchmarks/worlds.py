@@ -71,11 +71,17 @@ def requests(count: int, runtimes: tuple[int, int] = (1, 10), seed: int = 0) -> 
 
 
 def rss_kb(pid: int) -> int:
-    """The resident memory of a process and of its children (serve -j's workers)."""
-    with open(f"/proc/{pid}/status") as status:
-        own = int(next(line.split()[1] for line in status if line.startswith("VmRSS:")))
-    with open(f"/proc/{pid}/task/{pid}/children") as children:
-        return own + sum(rss_kb(int(child)) for child in children.read().split())
+    """The resident memory of a process and of its children (serve -j's workers).
+    A worker may end between being listed and being read, or be a zombie
+    (no VmRSS line): it holds no memory then."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            own = int(next((line.split()[1] for line in status if line.startswith("VmRSS:")), 0))
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            listed = children.read().split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0
+    return own + sum(rss_kb(int(child)) for child in listed)
 
 
 def cpu_seconds(process: subprocess.Popen) -> float:

@@ -452,7 +452,7 @@ def test_planted_o5_bug_is_found_by_selected_is_first_of_order(tmp_path):
     3 objects; the ordinary explain refuses that encoding itself (its optimum
     is not the first of the order), so the witness is an internal error (exit 3)."""
     edited = planted(tmp_path, "winner.lp", "K = #min{ Key", "K = #max{ Key", *[
-        ("selection.lp", f"{x}@{level}, Q, R", f"-{x}@{level}, Q, R") for x, level in (("C", 4), ("S", 3), ("D", 2), ("N", 1))])
+        ("selection.lp", f"{x}@L, Q, R", f"-{x}@L, Q, R") for x in "CSDN"])
     v13 = find.profiles.resolve("v1.3", None)
     witness = finder.search(finder.Bounds(), [finder.World(v13, edited)],
                             [finder.find_dir() / "answers.lp", finder.find_dir() / "properties" / "selected-is-first-of-order.lp"])
