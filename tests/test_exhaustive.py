@@ -28,7 +28,6 @@ proves none).
 
 from __future__ import annotations
 
-import copy
 import io
 import json
 import shutil
@@ -97,16 +96,6 @@ def explained(question: str, cluster: exhaustive.Cluster, profile: str) -> dict:
     return REPORTS[key]
 
 
-def raised(documents: list[dict], winner: tuple) -> list[dict]:
-    """The cluster with every entry of the winner at its priority + 1 (absent read as 1)."""
-    documents = copy.deepcopy(documents)
-    for d in documents:
-        if (d["kind"], d["metadata"]["name"]) == winner:
-            for entry in d["spec"]["supportedModelFormats"]:
-                entry["priority"] = entry.get("priority", 1) + 1
-    return documents
-
-
 def violated(name: str, cluster: exhaustive.Cluster, profile: str) -> bool:
     """The catalogue's statement of NAME's violation (find.PROPERTIES, the one
     find's verification checks), on the reference model's answers; a
@@ -120,7 +109,7 @@ def violated(name: str, cluster: exhaustive.Cluster, profile: str) -> bool:
         after = explain(documents + cluster.extra, profile)
     else:  # raise_winner: the winner, where world 1 selects one
         winner = report.get("selected")
-        after = explain(raised(documents, (winner["kind"], winner["name"])), profile) if winner else report
+        after = explain(find_command.raised(documents, (winner["kind"], winner["name"])), profile) if winner else report
     return prop.violated({"before": report, "after": after}, documents)
 
 

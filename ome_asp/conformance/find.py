@@ -439,14 +439,18 @@ def side_documents(found: Found, side: Side) -> list[dict]:
     if side.raise_winner:
         before = found.answers["before"].get("selected")
         if before:
-            documents = [_raised(d) if (d["kind"], d["metadata"]["name"]) == (before["kind"], before["name"]) else d
-                         for d in documents]
+            documents = raised(documents, (before["kind"], before["name"]))
     return documents
 
 
-def _raised(document: dict) -> dict:
-    entries = [{**e, "priority": e.get("priority", 1) + 1} for e in document["spec"]["supportedModelFormats"]]
-    return {**document, "spec": {**document["spec"], "supportedModelFormats": entries}}
+def raised(documents: list[dict], winner: tuple[str, str]) -> list[dict]:
+    """The documents with every entry of the runtime `winner` (kind, name) at
+    its priority + 1 (absent read as 1): raise_winner's second cluster."""
+    def up(document: dict) -> dict:
+        entries = [{**e, "priority": e.get("priority", 1) + 1} for e in document["spec"]["supportedModelFormats"]]
+        return {**document, "spec": {**document["spec"], "supportedModelFormats": entries}}
+
+    return [up(d) if (d["kind"], d["metadata"]["name"]) == winner else d for d in documents]
 
 
 def explain_answer(manifests: str, side: Side, query: dict) -> dict:
