@@ -150,6 +150,32 @@ def test_issue18_an_implementation_that_never_reads_or_writes_bytes_not_utf8(tmp
     impl.close()
 
 
+@pytest.mark.parametrize("batch", [False, True])
+def test_issue28_an_answer_line_over_16_mib_is_a_disagreement_at_once(batch):
+    """Issue 28 item 9: 17 MiB without a newline, then the process lingers. The
+    answer is refused as soon as it passes 16 MiB -- not after the timeout
+    (which would say "no answer within"), and no timeout is counted."""
+    from ome_asp.conformance.diff import Implementation, ImplementationError
+
+    command = f"{PYTHON} -c \"import sys, time; sys.stdout.write('x' * (17 * 2**20)); sys.stdout.flush(); time.sleep(60)\""
+    impl = Implementation(command, batch, timeout=30)
+    with pytest.raises(ImplementationError, match=r"an answer line longer than 16 MiB: b'xxx"):
+        impl.ask({"id": 1})
+    impl.close()
+    assert impl.timeouts == 0
+
+
+def test_issue28_a_case_that_timed_out_is_not_shrunk(tmp_path):
+    """Issue 28 item 9: shrinking asks the implementation again for every
+    deletion, and each try of one that never answers waits the whole timeout;
+    such a case is written as it is, and said so."""
+    result = run_cli("diff", "--impl", f"{PYTHON} -c \"import time; time.sleep(60)\"", "--generate", "1",
+                     "--timeout", "1", "-o", str(tmp_path))
+    assert result.code == 1, result.stderr
+    assert "not shrunk (no answer within 1 s): " in result.stdout, result.stdout
+    assert list(tmp_path.glob("*/case.yaml"))
+
+
 # --- every profile (issue 16, bug 1) -------------------------------------------------------
 
 

@@ -167,6 +167,7 @@ class Implementation:
         self.lines: queue.Queue = queue.Queue(maxsize=4)
         self.stderr = tempfile.TemporaryFile(mode="w+b")
         self.calls = 0
+        self.timeouts = 0  # requests that had no answer within the timeout
 
     def ask(self, message: dict) -> dict:
         self.calls += 1
@@ -191,8 +192,13 @@ class Implementation:
             try:
                 line = self.lines.get(timeout=self.timeout)
             except queue.Empty:
+                self.timeouts += 1
                 line = None
             if line is None:
+                self.close(kill=True)
+                break
+            if isinstance(line, ImplementationError):  # the reader stopped after it
+                answers.append(line)
                 self.close(kill=True)
                 break
             try:
@@ -229,11 +235,17 @@ class Implementation:
     def _once(self, line: bytes) -> bytes:
         """A process for this request: its first output line, once it has exited 0."""
         self._start()
+        deadline = time.monotonic() + self.timeout
         try:
             answer = self._exchange(line, close_input=True)
+            if isinstance(answer, ImplementationError):  # nothing it does next can make it an answer
+                self.close(kill=True)
+                raise answer
             try:
-                code = self.process.wait(timeout=self.timeout)
+                code = self.process.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
+                self.timeouts += 1
+                self.close(kill=True)  # it had its time: no grace period on top
                 raise ImplementationError(f"no answer within {self.timeout:g} s") from None
             if code != 0:
                 raise ImplementationError(f"exit {code}{self._stderr_tail()}")
@@ -245,14 +257,18 @@ class Implementation:
         if self.process is None or self.process.poll() is not None:
             self._start()
         answer = self._exchange(line, close_input=False)
+        if isinstance(answer, ImplementationError):  # the reader stopped: start afresh next time
+            self.close(kill=True)
+            raise answer
         if answer is None:  # end of output, a broken pipe or a timeout: start afresh next time
             self.close()
             raise ImplementationError(f"no answer (the process ended or took more than {self.timeout:g} s){self._stderr_tail()}")
         return answer
 
-    def _exchange(self, line: bytes, close_input: bool) -> bytes | None:
+    def _exchange(self, line: bytes, close_input: bool) -> bytes | ImplementationError | None:
         """Write `line`, then wait for the next output line: both within the
-        timeout. None when no line came."""
+        timeout. None when no line came (counted in `timeouts` when it was
+        the time), an error for a line too long to be an answer."""
         deadline = time.monotonic() + self.timeout
         writer = threading.Thread(target=self._write, args=(self.process, line, close_input), daemon=True)
         writer.start()
@@ -263,6 +279,7 @@ class Implementation:
         try:
             return self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
+            self.timeouts += 1
             return None
 
     @staticmethod
@@ -286,8 +303,8 @@ class Implementation:
     def _read(stream, lines: queue.Queue) -> None:
         try:
             while line := stream.readline(MAX_ANSWER_BYTES + 1):
-                if len(line) > MAX_ANSWER_BYTES:  # not an answer; nothing after it is read
-                    lines.put(line[:200])
+                if len(line) > MAX_ANSWER_BYTES:  # not an answer, said at once; nothing after it is read
+                    lines.put(ImplementationError(f"an answer line longer than {MAX_ANSWER_BYTES // 2**20} MiB: {line[:60]!r}…"))
                     break
                 if line.strip():
                     lines.put(line)
@@ -566,6 +583,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     written: dict[str, Path] = {}  # shrunk case -> its directory
     try:
         for item, answer in zip(items, answers):
+            timeouts = impl.timeouts
             ours, raw, theirs, found = examine(item, impl, ours=answer)
             if not found:
                 continue
@@ -573,7 +591,8 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
             if len(written) >= args.max_counterexamples:
                 print(f"DISAGREE {item.name}: {found[0]} (not shrunk: --max-counterexamples {args.max_counterexamples})", file=stdout)
                 continue
-            shrunk = minimize(item, impl, ours)
+            timed_out = impl.timeouts > timeouts  # each try while shrinking would wait the whole timeout again
+            shrunk = Disagreement(item, found, item.documents, ours, theirs, raw) if timed_out else minimize(item, impl, ours)
             if not shrunk.differences:  # flaky implementation: keep the original
                 shrunk = Disagreement(item, found, item.documents, ours, theirs, raw)
             key = json.dumps([shrunk.documents, item.query], sort_keys=True)
@@ -582,8 +601,9 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
                 write_counterexample(written[key], shrunk, args.impl)
             directory = written[key]
             runtimes = sum(1 for d in shrunk.documents if d.get("kind") in ("ServingRuntime", "ClusterServingRuntime"))
+            how = f"not shrunk (no answer within {args.timeout:g} s):" if timed_out else "shrunk to"
             print(f"DISAGREE {item.name}: {shrunk.differences[0]}\n"
-                  f"    shrunk to {len(shrunk.documents)} documents ({runtimes} runtimes): {directory}", file=stdout)
+                  f"    {how} {len(shrunk.documents)} documents ({runtimes} runtimes): {directory}", file=stdout)
     finally:
         impl.close()
     agreed = len(items) - disagreements
