@@ -100,7 +100,11 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         print(explain_note(cluster.profile), file=stderr)
     with phases("output"), gc_paused():
         code = _print_single(args.output, query, result.queries[1], stdout, stderr, cluster.profile, notes, keep)
-        if details and result.queries[1].verdicts:
+        if details and result.queries[1].ended is not None:  # no ranking to detail (issue 24): the outcome's why
+            stdout.write(report.outcome_details(result.queries[1].ended, cluster.profile.name))
+        elif details and result.queries[1].verdicts:
+            for line in report.version_warnings(result.queries[1], facts.entry_names, keep):
+                print(line, file=stderr)
             runtimes = {RuntimeRef(r.kind, r.namespace, r.name): r for r in cluster.runtimes}
             isvc = next((i for i in cluster.inference_services if args.isvc is not None
                          and (i.namespace, i.name) == (args.namespace, args.isvc)), None)

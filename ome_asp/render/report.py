@@ -302,6 +302,26 @@ def explain_table(answer: QueryAnswer, wide: bool = False, keep: Callable[[Row],
     return render_table(WIDE_HEADERS if wide else HEADERS, lines)
 
 
+# explain -v on a query that ends with an outcome (issue 24): what ended it and
+# what gives it a table again (profiles.md section 0).
+_OUTCOME_HELP = {
+    "unsupported-input": "OME v1.2.2 cannot evaluate a modelSizeRange with one bound for a sized model (Z3): "
+                         "write both min and max on that runtime, or remove the range",
+    "panic": "OME v0.1.5 dereferences the missing bound of a modelSizeRange with one bound (Z3) and panics: "
+             "write both min and max on that runtime, or remove the range",
+    "order-unspecified": "Go's sort leaves the order of these runtimes to the implementation (profiles.md 3.3): "
+                         "make their scores or size distances differ",
+}
+
+
+def outcome_details(ended: tuple[str, str], profile: str) -> str:
+    """explain -v for an outcome: no ranking, so no DETAILS; why the query ended and what to change."""
+    name, detail = ended
+    return (f"\nOUTCOME {name} (profile {profile}, profiles.md section 0)\n  {detail}\n"
+            f"  The query ends before any ranking: no runtime is ranked or selected.\n"
+            f"  {_OUTCOME_HELP.get(name, 'see docs/profiles.md section 0')}.\n")
+
+
 def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict, keep: Callable[[Row], bool] | None = None,
                     runtimes: dict | None = None, isvc=None, criteria: dict[int, str] | None = None) -> str:
     """explain -v: why each Yes row ranks where it does (score, distance, the
@@ -334,7 +354,7 @@ def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict, keep:
                 if term.name == "format_unsupported":
                     out.append(f"  {reasons.check_id(check)}: model format '{reasons.label(term.arguments[0])}' not in supported formats:")
                     for i, pieces in v.format_details.items():
-                        texts = [reasons.text(p) + _operator_note(p, runtime, i) for p in pieces]
+                        texts = [reasons.text(p) + _operator_note(p, runtime, i, v.version_shapes) for p in pieces]
                         out.append(f"    {_entry_ref(i, entry_names[v.runtime][i])}: {', '.join(texts)}")
                 else:
                     out.append(f"  {reasons.check_id(check)}: {reasons.text(term, v.format_details)}"
@@ -356,15 +376,49 @@ def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict, keep:
 _OPERATOR = {"GreaterThan": "below", "GreaterThanOrEqual": "at most"}
 
 
-def _operator_note(piece, runtime, index: int) -> str:
-    """A version failure with the entry's operator and its direction (V3)."""
+def _operator_note(piece, runtime, index: int, shapes: list) -> str:
+    """A version failure with the entry's operator and its direction (V3), or,
+    where the versions' shapes alone decide (V8, V9), the shapes (issue 24:
+    "must be at most 4.50" read as if 4.45.0 failed the comparison)."""
     if runtime is None or piece.name != "version_mismatch":
         return ""
     side, model_version, runtime_version = piece.arguments
     ref = getattr(runtime.entries[index], "model_format" if side.name == "format" else "model_framework")
+    decided = [why for i, s, _, _, why, flag in shapes if (i.number, s.name, flag.name) == (index, side.name, "decides")]
+    if decided:
+        rule = "V8" if ref.operator in _OPERATOR else "V9"
+        return (f" [operator {ref.operator} compares only versions of the same shape ({rule}): "
+                + "; ".join(_shape_text(why, reasons.value(runtime_version), reasons.value(model_version)) for why in decided)
+                + "; whatever their numbers, they do not match]")
     return (f" [operator {ref.operator} reads runtime {reasons.value(runtime_version)} {ref.operator} model "
             f"{reasons.value(model_version)} (V3): the model's {side.name} version must be "
             f"{_OPERATOR.get(ref.operator, 'equal to')} {reasons.value(runtime_version)}]")
+
+
+def _shape_text(why, runtime_version: str | None, model_version: str | None) -> str:
+    """How two versions differ in shape: precision(entry's, model's) parts, or prefix (v or none)."""
+    theirs, ours = (a.number if why.name == "precision" else a.name for a in why.arguments)
+    if why.name == "precision":
+        return (f"the runtime's {runtime_version} has {theirs} part{'s' if theirs != 1 else ''}, "
+                f"the model's {model_version} has {ours}")
+    has = lambda prefix: "has the v prefix" if prefix == "v" else "has no v prefix"  # noqa: E731
+    return f"the runtime's {runtime_version} {has(theirs)}, the model's {model_version} {has(ours)}"
+
+
+def version_warnings(answer: QueryAnswer, entry_names: dict, keep: Callable[[Row], bool] | None = None) -> list[str]:
+    """explain -v (issue 24): one warning per entry whose version differs in
+    shape from the model's (V8, V9): ordering and other operators never match
+    such a pair, so a later operator edit would break it; Equal ignores the
+    shape (V5)."""
+    lines = []
+    for row in rows(answer, keep):
+        v = row.verdict
+        for index, side, entry_version, model_version, why, flag in v.version_shapes:
+            effect = ("so its operator does not match (V8, V9)" if flag.name == "decides"
+                      else "which Equal ignores (V5) but GreaterThan, GreaterThanOrEqual and other operators would not match (V8, V9)")
+            lines.append(f"warning: {v.runtime} {_entry_ref(index.number, entry_names[v.runtime][index.number])}: "
+                         f"{side.name} version: {_shape_text(why, entry_version.string, model_version.string)}, {effect}")
+    return lines
 
 
 def _accelerator_note(runtime, isvc) -> str:

@@ -36,6 +36,9 @@ class Verdict:
     # of each entry whose score is the row's; and which case of Z5 gave the distance.
     scoring: list[tuple[int, str, str, str]] = field(default_factory=list)
     distance_basis: clingo.Symbol | None = None
+    # V8, V9 (-v): (entry, side, entry version, model version, precision(P, P) | prefix(X, X), decides | ignored)
+    # where an entry's version and the model's differ in shape
+    version_shapes: list[tuple[clingo.Symbol, ...]] = field(default_factory=list)
     in_no_runtime_message: bool = False
 
 
@@ -258,6 +261,7 @@ _DECODERS = {
     ("excluded_in_message", 2): _pair(lambda v, _: setattr(v, "in_no_runtime_message", True)),
     ("scoring_entry", 6): _pair(_scoring_entry),
     ("distance_basis", 3): _pair(lambda v, rest: setattr(v, "distance_basis", _term(rest))),
+    ("version_shape", 8): _pair(lambda v, rest: v.version_shapes.append(tuple(_term(f"t({rest})").arguments))),
     ("selected", 2): _selected,
     ("runtime_used", 2): _runtime_used,
     # the program's and each query's: few, read as symbols
