@@ -199,10 +199,10 @@ Every command that reads manifests also reads them from the cluster your
 kubeconfig points at: `--from-cluster` runs the kubectl on PATH once,
 
 ```
-kubectl get basemodels.ome.io,clusterbasemodels.ome.io,servingruntimes.ome.io,clusterservingruntimes.ome.io,inferenceservices.ome.io,acceleratorclasses.ome.io -o json -n NAMESPACE
+kubectl get basemodels.ome.io,clusterbasemodels.ome.io,servingruntimes.ome.io,clusterservingruntimes.ome.io,inferenceservices.ome.io,acceleratorclasses.ome.io -o json --namespace=NAMESPACE
 ```
 
-(`--all-namespaces` instead of `-n` for `explain --all-models` and `select --all`),
+(`--all-namespaces` instead of `--namespace=` for `explain --all-models` and `select --all`),
 with `--context`, `--kubeconfig` and `--request-timeout` passed through, and
 reads its output as a `kind: List` (messages name that command where they name
 a file). So it sees what `kubectl get` shows you, RBAC included. It combines

@@ -87,7 +87,7 @@ def test_from_cluster_without_kubectl_names_the_command(monkeypatch, tmp_path):
     assert result.code == 1
     assert result.stderr == ("error: --from-cluster needs kubectl on PATH: `kubectl get basemodels.ome.io,clusterbasemodels.ome.io,"
                              "servingruntimes.ome.io,clusterservingruntimes.ome.io,inferenceservices.ome.io,"
-                             "acceleratorclasses.ome.io -o json -n llama-demo` cannot run\n")
+                             "acceleratorclasses.ome.io -o json --namespace=llama-demo` cannot run\n")
 
 
 def test_kubectl_flags_need_from_cluster():

@@ -72,7 +72,8 @@ def kubectl_get(where: KubectlTarget, namespace: str | None, bounds: Bounds) -> 
     """The six kinds of `namespace` (None: every namespace) and the cluster-scoped
     ones, as one `kind: List`: `kubectl get <resources> -o json`."""
     command = [KUBECTL, "get", ",".join(RESOURCES), "-o", "json"]
-    command += ["--all-namespaces"] if namespace is None else ["-n", namespace]
+    # every value joined to its flag: whatever it holds, kubectl reads it as a value (D-85)
+    command += ["--all-namespaces"] if namespace is None else [f"--namespace={namespace}"]
     for flag, value in (("--context", where.context), ("--kubeconfig", where.kubeconfig),
                         ("--request-timeout", where.request_timeout)):
         if value is not None:
