@@ -1,8 +1,13 @@
 """`ome-asp compare`: what a change to the cluster, or another OME version,
 does to every selection, and which edit caused it (issue 15).
 
-    ome-asp compare --before PATH... --after PATH... (--model NAME | --isvc NAME | --all-models | --all) [-n NS] [-o table|json|yaml]
-    ome-asp compare -f PATH... (--profiles A,B | --ome-versions X,Y) (--model ... | --all-models | --all)
+    ome-asp compare (--before PATH... | --before-k DIR | --before-from-cluster) (--after ... likewise) TARGET [-n NS] [-o ...]
+    ome-asp compare --git REV1..REV2 (-f PATH | -k DIR)... TARGET
+    ome-asp compare (-f PATH... | -k DIR | --from-cluster) (--profiles A,B | --ome-versions X,Y) TARGET
+    TARGET: --model NAME | --isvc NAME | --all-models | --all
+
+Each snapshot is read by explain's readers (commands/options.py); a flag
+this mode does not read is a usage error, never ignored (issue 25).
 
 Before/after: both snapshots are selected as explain selects them; for each
 query whose selected runtime differs, the rows that changed, the criterion
@@ -27,7 +32,12 @@ Exit codes: 0 no selection changed, 1 some changed, 2 usage or input error.
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import io
+import os
+import tarfile
+import tempfile
 from typing import TextIO
 
 from ome_asp.analysis.compare import (
@@ -40,11 +50,12 @@ from ome_asp.analysis.compare import (
     setting_causes,
     state,
 )
-from ome_asp.commands.options import add_explain_targets
-from ome_asp.errors import Exit, UsageError
+from ome_asp.commands.options import add_explain_targets, check_single_answer, load_cluster, source_inputs
+from ome_asp.errors import Exit, InputError, UsageError
 from ome_asp.input import changes as diffing
 from ome_asp.input import profiles
-from ome_asp.input.loader import STDIN, load
+from ome_asp.input.documents import shown
+from ome_asp.input.loader import KUSTOMIZATION_FILES, STDIN, load
 from ome_asp.input.objects import Cluster, Query, RuntimeRef
 from ome_asp.render import report
 from ome_asp.solver.answer import QueryAnswer
@@ -67,26 +78,153 @@ def queries_of(clusters: list[Cluster], namespace: str, target) -> tuple[list[Qu
 
 
 
-def compare_profiles(paths: list[str], stdin, args, pair: tuple[profiles.Profile, profiles.Profile],
-                     stderr: TextIO) -> Comparison:
+def compare_profiles(args, stdin, pair: tuple[profiles.Profile, profiles.Profile], stderr: TextIO) -> Comparison:
     a, b = pair
-    if STDIN in paths:  # read once, then under each profile
+    inputs = source_inputs(args)  # -k and --from-cluster read once, loaded under each profile
+    if STDIN in args.filename:  # read once, then under each profile
         stdin = io.BytesIO(stdin.read())
-    first_cluster, second_cluster = _load(paths, stdin, args, a, stderr), _load(paths, stdin, args, b, stderr)
+
+    def under(profile: profiles.Profile) -> Cluster:
+        if isinstance(stdin, io.BytesIO):
+            stdin.seek(0)
+        return load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile,
+                    sources=inputs)
+
+    first_cluster, second_cluster = under(a), under(b)
+    for label, cluster in ((a.name, first_cluster), (b.name, second_cluster)):
+        _warn(label, cluster.warnings, stderr)
+        _check_contents(label, cluster, args.allow_empty, stderr)
     queries, noun = queries_of([first_cluster, second_cluster], args.namespace, args)
     items, unchanged = compared((first_cluster, second_cluster), queries)
-    setting_causes(lambda profile: _load(paths, stdin, args, profile, None), a, profile_settings(a, b), items)
+    _check_found(args, unchanged)
+    setting_causes(under, a, profile_settings(a, b), items)
     return Comparison((a.name, b.name), items, unchanged, len(queries), noun, [], [], f"{a.name},{b.name}")
 
 
-def _load(paths: list[str], stdin, args, profile: profiles.Profile, stderr: TextIO | None) -> Cluster:
-    if isinstance(stdin, io.BytesIO):
-        stdin.seek(0)
-    cluster = load(paths, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile)
-    if stderr is not None:
-        for warning in cluster.warnings:
-            print(f"warning: {warning}", file=stderr)
+# --- the snapshots ------------------------------------------------------------------
+
+# The flags that give one side's snapshot (before/after mode).
+SIDE_FLAGS = ("before", "after", "before_k", "after_k", "before_from_cluster", "after_from_cluster")
+
+
+def _flag(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
+
+
+def check_mode(args, pair) -> None:
+    """Every flag given is one this mode reads (issue 25: an ignored -k
+    compared nothing and said nothing changed)."""
+    sides = [_flag(d) for d in SIDE_FLAGS if getattr(args, d)]
+    if pair is not None or args.git is not None:
+        mode = "--git" if pair is None else "--profiles/--ome-versions"
+        if pair is not None and args.git is not None:
+            raise UsageError("--git and --profiles/--ome-versions cannot be combined")
+        if sides:
+            raise UsageError(f"{sides[0]}: {mode} reads both snapshots from -f/-k; --before and --after do not apply")
+        if not (args.filename or args.kustomize or (pair is not None and args.from_cluster)):
+            raise UsageError(f"no input: {mode} needs -f PATH or -k DIR" + (" or --from-cluster" if pair else ""))
+        if args.git is not None and args.from_cluster:
+            raise UsageError("--from-cluster: --git reads both snapshots from the repository")
+        if args.show_ignored and pair is not None:
+            raise UsageError("--show-ignored: profiles compare one set of manifests, no field changes")
+        return
+    for flag, value, instead in (("-f", args.filename, "--before PATH/--after PATH"),
+                                 ("-k", args.kustomize, "--before-k DIR/--after-k DIR"),
+                                 ("--from-cluster", args.from_cluster, "--before-from-cluster/--after-from-cluster")):
+        if value:
+            raise UsageError(f"{flag} applies to --profiles/--ome-versions and --git; give each snapshot with {instead}")
+    for side in ("before", "after"):
+        if not any(getattr(args, f"{side}{suffix}") for suffix in ("", "_k", "_from_cluster")):
+            raise UsageError(f"no {side} snapshot: compare needs --{side} PATH..., --{side}-k DIR or "
+                             f"--{side}-from-cluster (or -f PATH... with --profiles A,B, or --git REV1..REV2)")
+    if STDIN in args.before and STDIN in args.after:
+        raise UsageError("- (stdin) can be one snapshot only")
+    if (args.context or args.kubeconfig or args.request_timeout) and not (args.before_from_cluster or args.after_from_cluster):
+        raise UsageError("--context, --kubeconfig and --request-timeout need --before-from-cluster or --after-from-cluster")
+
+
+def side_args(args, paths: list[str], kustomizations: list[str], from_cluster: bool) -> argparse.Namespace:
+    """The flags of one snapshot, as explain would be given them (so the
+    snapshot is read by explain's readers): a path holding a kustomization
+    is read as -k."""
+    held = [p for p in paths if p != STDIN and os.path.isdir(p)
+            and any(os.path.isfile(os.path.join(p, name)) for name in KUSTOMIZATION_FILES)]
+    cluster = {} if from_cluster else {"context": None, "kubeconfig": None, "request_timeout": None}
+    return argparse.Namespace(**{**vars(args), "filename": [p for p in paths if p not in held],
+                                 "kustomize": kustomizations + held, "from_cluster": from_cluster, **cluster})
+
+
+def load_side(label: str, args, stdin, stderr: TextIO) -> Cluster:
+    """One snapshot, read by explain's readers; its warnings named by the side."""
+    captured = io.StringIO()
+    cluster = load_cluster(args, stdin, captured)
+    _warn(label, [line.removeprefix("warning: ") for line in captured.getvalue().splitlines()], stderr)
+    _check_contents(label, cluster, args.allow_empty, stderr)
     return cluster
+
+
+def _warn(label: str, warnings: list[str], stderr: TextIO) -> None:
+    for warning in warnings:
+        print(f"warning: {label}: {warning}", file=stderr)
+
+
+def _check_contents(label: str, cluster: Cluster, allow_empty: bool, stderr: TextIO) -> None:
+    """A snapshot without runtimes or models compares nothing: an error, or
+    with --allow-empty a warning (a catalog deleted on purpose)."""
+    missing = [what for what, present in (("runtimes", cluster.runtimes), ("models", cluster.models)) if not present]
+    if not missing:
+        return
+    message = f"the {label} snapshot has no {' and no '.join(missing)}"
+    if not allow_empty:
+        raise InputError(f"{message}; check its paths, or pass --allow-empty to compare it anyway")
+    print(f"warning: {message}: every answer on that side is 'no runtime' (--allow-empty)", file=stderr)
+
+
+def _check_found(args, unchanged: list[tuple[Query, QueryAnswer]]) -> None:
+    """--model/--isvc that neither snapshot has: explain's error (an answer
+    that is the same error on both sides is the error, not 'unchanged')."""
+    if (args.model is not None or args.isvc is not None) and unchanged:
+        check_single_answer(unchanged[0][1])
+
+
+@contextlib.contextmanager
+def snapshots(args, stdin, stderr: TextIO):
+    """(before, after) of --before/--after/-k/--from-cluster, or of --git's
+    two revisions (their files written to a temporary directory: no
+    checkout, the working tree untouched)."""
+    if args.git is None:
+        before = load_side("before", side_args(args, args.before, args.before_k, args.before_from_cluster), stdin, stderr)
+        after = load_side("after", side_args(args, args.after, args.after_k, args.after_from_cluster), stdin, stderr)
+        yield before, after
+        return
+    revisions = args.git.split("..")
+    if len(revisions) != 2 or not all(revisions):
+        raise UsageError(f"--git: expected REV1..REV2, found {shown(args.git)}")
+    if STDIN in args.filename:
+        raise UsageError("--git: -f names files of the repository; - (stdin) does not apply")
+    from ome_asp.input import sources  # git's runner, imported only when asked for (as -k's, issue 26)
+
+    bounds = sources.Bounds(args.max_input_size, args.kubectl_timeout)
+    with tempfile.TemporaryDirectory(prefix="ome-asp-git-") as top:
+        clusters = []
+        for n, revision in enumerate(revisions):
+            prefix, tar = sources.git_tree(revision, bounds)
+            root = os.path.join(top, str(n))
+            with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+                archive.extractall(root, filter="data")
+            where = os.path.join(root, prefix)
+            paths = [_inside(root, where, p) for p in args.filename]
+            kustomizations = [_inside(root, where, d) for d in args.kustomize]
+            clusters.append(load_side(revision, side_args(args, paths, kustomizations, False), stdin, stderr))
+        yield clusters[0], clusters[1]
+
+
+def _inside(root: str, where: str, path: str) -> str:
+    """A -f/-k path of --git, relative to the working directory, in the revision's tree."""
+    target = os.path.normpath(os.path.join(where, path))
+    if os.path.isabs(path) or os.path.commonpath([target, root]) != root:
+        raise UsageError(f"--git: {shown(path)} is not a path inside the repository")
+    return target
 
 
 # --- presenting -------------------------------------------------------------------
@@ -274,14 +412,29 @@ def add_parser(commands, common) -> None:
     target.add_argument("--all-models", action="store_true", help="every model of either snapshot")
     target.add_argument("--all", action="store_true",
                         help="every model and every InferenceService, and list the queries that keep their runtime")
-    parser.add_argument("--before", nargs="+", action="extend", default=[], metavar="PATH", help="the earlier manifests")
-    parser.add_argument("--after", nargs="+", action="extend", default=[], metavar="PATH", help="the later manifests")
+    sides = parser.add_argument_group("the two snapshots (each read as explain reads -f, -k and --from-cluster)")
+    sides.add_argument("--before", nargs="+", action="extend", default=[], metavar="PATH",
+                       help="the earlier manifests: files, directories (one holding a kustomization.yaml is read "
+                       "as -k), or - (stdin, one side only)")
+    sides.add_argument("--after", nargs="+", action="extend", default=[], metavar="PATH", help="the later manifests, as --before")
+    sides.add_argument("--before-k", action="append", default=[], metavar="DIR", help="the earlier snapshot's kustomization")
+    sides.add_argument("--after-k", action="append", default=[], metavar="DIR", help="the later snapshot's kustomization")
+    sides.add_argument("--before-from-cluster", action="store_true",
+                       help="the earlier snapshot is the live cluster (kubectl get; --context, --kubeconfig apply)")
+    sides.add_argument("--after-from-cluster", action="store_true", help="the later snapshot is the live cluster")
+    sides.add_argument("--git", metavar="REV1..REV2",
+                       help="both snapshots from this git repository at two revisions, without a checkout: "
+                       "-f PATH and -k DIR name its files (relative to the working directory)")
+    sides.add_argument("--allow-empty", action="store_true",
+                       help="compare a snapshot without runtimes or models (else an error), with a warning")
     parser.add_argument("--profiles", metavar="A,B", help="compare -f's manifests under two profiles")
     parser.add_argument("--ome-versions", metavar="X,Y", help="compare -f's manifests under two OME releases' profiles")
     parser.add_argument("-o", "--output", choices=("table", "json", "yaml"), default="table")
     parser.add_argument("--show", choices=("opt",),
                         help="opt: the optimum of the causes' search (compare.lp's criteria and their values) "
                         "for each query whose selection changed, instead of the comparison")
+    parser.add_argument("--show-ignored", action="store_true",
+                        help="list each change selection does not read (default: their counts by object and field)")
     common(parser)
     parser.set_defaults(run=run)
 
@@ -324,27 +477,22 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if sum(targets) != 1:
         raise UsageError("exactly one of --model, --isvc, --all-models or --all is required")
     pair = _pair(args)
+    check_mode(args, pair)
+    if args.show_ignored and args.output in ("json", "yaml"):
+        raise UsageError("--show-ignored: -o json and yaml list every ignored change (ignoredChanges)")
     if pair is not None:
-        if args.before or args.after:
-            raise UsageError("--profiles/--ome-versions compare -f's manifests: --before and --after do not apply")
         if args.profile is not None or args.ome_version is not None:
             raise UsageError("--profile/--ome-version cannot be combined with --profiles/--ome-versions")
-        if not args.filename:
-            raise UsageError("no input: pass the manifests with -f")
         if args.show == "opt":
             raise UsageError("--show opt: a comparison of profiles optimises nothing (each setting is tried); "
                              "compare --before/--after searches the smallest causes (compare.lp)")
-        result = compare_profiles(args.filename, stdin, args, pair, stderr)
+        result = compare_profiles(args, stdin, pair, stderr)
     else:
-        if not args.before or not args.after:
-            raise UsageError("compare needs --before PATH... and --after PATH... (or -f PATH... with --profiles A,B)")
-        if args.filename:
-            raise UsageError("-f applies to --profiles/--ome-versions; give the snapshots with --before and --after")
-        profile = profiles.resolve(args.profile, args.ome_version)
-        before = _load(args.before, stdin, args, profile, stderr)
-        after = _load(args.after, stdin, args, profile, stderr)
-        queries, noun = queries_of([before, after], args.namespace, args)
-        result = compare_snapshots(before, after, queries, noun)
+        Query(args.namespace, args.model, args.isvc)  # the names asked about, checked before any input is read
+        with snapshots(args, stdin, stderr) as (before, after):
+            queries, noun = queries_of([before, after], args.namespace, args)
+            result = compare_snapshots(before, after, queries, noun)
+        _check_found(args, result.unchanged)
     if args.show == "opt":
         return _show_opt(result, args.output, stdout)
     if args.output == "table":

@@ -101,22 +101,8 @@ def load_cluster(args, stdin, stderr: TextIO):
         Query(args.namespace, getattr(args, "model", None), getattr(args, "isvc", None))
     if not (args.filename or args.kustomize or args.from_cluster):
         raise UsageError("no input: pass the manifests with -f FILE, -f DIR, -f - (stdin), -k DIR or --from-cluster")
-    if not args.from_cluster and (args.context or args.kubeconfig or args.request_timeout):
-        raise UsageError("--context, --kubeconfig and --request-timeout need --from-cluster")
-    inputs = []
-    if args.kustomize or args.from_cluster:
-        # kubectl's runner and kustomize's reader, subprocess and all, imported only when asked for (issue 26)
-        from ome_asp.input import sources
-
-        bounds = sources.Bounds(args.max_input_size, args.kubectl_timeout)
-        inputs = [item for directory in args.kustomize for item in sources.kustomize(directory, bounds)]
-        if args.from_cluster:
-            # a run about every namespace (select --all, explain --all-models) lists them all
-            every = getattr(args, "all", False) or getattr(args, "all_models", False)
-            target = sources.KubectlTarget(args.context, args.kubeconfig, args.request_timeout)
-            inputs.append(sources.kubectl_get(target, None if every else args.namespace, bounds))
     cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile,
-                   sources=inputs)
+                   sources=source_inputs(args))
     # -n of a command about one namespace (admit has none; --all and --all-models use every one)
     namespace = None if getattr(args, "all", False) or getattr(args, "all_models", False) else getattr(args, "namespace", None)
     typo = None if namespace is None else namespace_warning(cluster, namespace)
@@ -127,6 +113,26 @@ def load_cluster(args, stdin, stderr: TextIO):
     for warning in cluster.warnings:
         print(f"warning: {warning}", file=stderr)
     return cluster
+
+
+def source_inputs(args) -> list[tuple[str, bytes]]:
+    """The inputs of -k and --from-cluster, as (label, bytes) the loader reads
+    like files (compare reads them once and loads them under two profiles)."""
+    if not args.from_cluster and (args.context or args.kubeconfig or args.request_timeout):
+        raise UsageError("--context, --kubeconfig and --request-timeout need --from-cluster")
+    if not (args.kustomize or args.from_cluster):
+        return []
+    # kubectl's runner and kustomize's reader, subprocess and all, imported only when asked for (issue 26)
+    from ome_asp.input import sources
+
+    bounds = sources.Bounds(args.max_input_size, args.kubectl_timeout)
+    inputs = [item for directory in args.kustomize for item in sources.kustomize(directory, bounds)]
+    if args.from_cluster:
+        # a run about every namespace (select --all, explain --all-models) lists them all
+        every = getattr(args, "all", False) or getattr(args, "all_models", False)
+        target = sources.KubectlTarget(args.context, args.kubeconfig, args.request_timeout)
+        inputs.append(sources.kubectl_get(target, None if every else args.namespace, bounds))
+    return inputs
 
 
 def add_explain_targets(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:

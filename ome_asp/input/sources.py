@@ -94,6 +94,29 @@ def kustomize(directory: str, bounds: Bounds) -> list[tuple[str, bytes]]:
     return _native(directory, bounds.max_bytes)
 
 
+def git_tree(revision: str, bounds: Bounds) -> tuple[str, bytes]:
+    """The repository of the working directory at `revision` without a
+    checkout: (the directory of the working directory inside the repository,
+    a tar of the revision's files: `git archive`). The revision is resolved
+    first (`--end-of-options`), so a name from the user never reaches git as
+    a flag."""
+    if not revision or revision.startswith("-"):
+        raise UsageError(f"--git: {shown(revision)} is not a revision")
+    prefix = run_kubectl(["git", "rev-parse", "--show-prefix"], "--git", bounds).decode().strip()
+    commit = _git(["git", "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"], bounds)
+    if commit is None:
+        raise InputError(f"--git: {shown(revision)} is not a commit of this repository")
+    return prefix, run_kubectl(["git", "archive", "--format=tar", commit], "--git", bounds)
+
+
+def _git(command: list[str], bounds: Bounds) -> str | None:
+    """git's one-line answer, or None when it has none (exit 1 of --verify --quiet)."""
+    try:
+        return run_kubectl(command, "--git", bounds).decode().strip()
+    except InputError:
+        return None
+
+
 def run_kubectl(command: list[str], flag: str, bounds: Bounds) -> bytes:
     """kubectl's stdout, read as it comes under `bounds`; its absence, failure,
     too much output or too long a run is one message naming the command."""
@@ -102,7 +125,7 @@ def run_kubectl(command: list[str], flag: str, bounds: Bounds) -> bytes:
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, start_new_session=True)
     except FileNotFoundError:
-        raise UsageError(f"{flag} needs kubectl on PATH: `{label}` cannot run") from None
+        raise UsageError(f"{flag} needs {command[0]} on PATH: `{label}` cannot run") from None
     out: list[bytes] = []
     err = bytearray()
     size, deadline = 0, time.monotonic() + bounds.timeout
