@@ -289,3 +289,51 @@ def test_causes_are_exactly_the_smallest_sets_brute_force(tmp_path_factory, data
                 assert sorted(map(str, hits)) == sorted(map(str, item.causes))
             else:
                 assert all(cause in hits for cause in item.causes)
+
+
+# --- causes as manifest paths, in the user's names and values (issue 25) --------
+
+
+def test_a_list_cause_is_per_entry_in_manifest_paths_not_internal_names(tmp_path):
+    """Issue 25: two `autoSelect: true` entries becoming one `autoSelect: false`
+    (Q7) printed as {"model_format": {…, "operator": "Equal", "weight": 1},
+    "auto_select": true, …}; it is the manifest's paths, entry by entry."""
+    onnx = entry(modelFormat={"name": "onnx", "version": "1"}, modelFramework={"name": "onnxruntime"})
+    before = [model("m"), runtime("x", supportedModelFormats=[entry(), onnx])]
+    after = [model("m"), runtime("x", supportedModelFormats=[entry(autoSelect=False)])]
+    result = run_cli("compare", *pair(tmp_path, before, after), "--model", "m")
+    assert result.code == 1
+    line = ("    1. ClusterServingRuntime x: spec.supportedModelFormats[0].autoSelect: true → false; "
+            "remove spec.supportedModelFormats[1] (was " + json.dumps(onnx, separators=(", ", ": ")) + ")\n")
+    assert line in result.stdout
+    for internal in ("model_format", "auto_select", '"operator"', '"weight"'):
+        assert internal not in result.stdout
+    code, report = causes(tmp_path, before, after)
+    (cause,) = report["items"][0]["causes"]
+    assert cause[0]["entries"] == [
+        {"path": "spec.supportedModelFormats[0].autoSelect", "from": True, "to": False},
+        {"path": "spec.supportedModelFormats[1]", "from": onnx, "to": None}]
+    assert (cause[0]["path"], cause[0]["from"], cause[0]["to"]) == (
+        "spec.supportedModelFormats", before[1]["spec"]["supportedModelFormats"], after[1]["spec"]["supportedModelFormats"])
+
+
+def test_unmatched_entries_are_one_change_of_the_list_as_written(tmp_path):
+    """Two entries with the same format and framework cannot be told apart: the whole list, as written."""
+    before = [model("m"), runtime("x", supportedModelFormats=[entry(), entry(priority=2)])]
+    after = [model("m"), runtime("x", supportedModelFormats=[entry(autoSelect=False)])]
+    code, report = causes(tmp_path, before, after)
+    (cause,) = report["items"][0]["causes"]
+    assert "entries" not in cause[0] and cause[0]["to"] == after[1]["spec"]["supportedModelFormats"]
+
+
+def test_a_default_is_shown_as_a_default(tmp_path):
+    """I3: an absent weight is 1; shown `1 (default)`, marked in JSON, never as if written."""
+    before = two_runtimes()
+    after = copy.deepcopy(before)
+    after[2]["spec"]["supportedModelFormats"][0]["modelFormat"]["weight"] = 3  # b: 3 × 1 + 1 = 4 × priority 1, O4 no longer
+    after[2]["spec"]["supportedModelFormats"][0]["priority"] = 2
+    result = run_cli("compare", *pair(tmp_path, before, after), "--model", "m")
+    assert "ClusterServingRuntime b: spec.supportedModelFormats[0].modelFormat.weight: 1 (default) → 3\n" in result.stdout
+    code, report = causes(tmp_path, before, after)
+    weight = next(c for c in report["items"][0]["causes"][0] if c["path"].endswith("weight"))
+    assert (weight["from"], weight["to"], weight["defaults"]) == (1, 3, ["from"])

@@ -86,28 +86,54 @@ class Change:
     # entry (entries, i), a field with its nested fields (size_range), or
     # EXISTS, the object itself.
     facet: tuple = EXISTS
-    # A whole object or entry as the manifests write it (before, after), shown
-    # instead of the loaded value; None for a field.
+    # The values as the manifests write them at `path` (before, after), None
+    # where a side does not write it: what is shown, in the user's names and
+    # values, never the loader's (issue 25). None where the path cannot be
+    # read back from the documents: the loaded value is shown.
     written: tuple | None = dataclasses.field(default=None, compare=False)
+    # A list whose entries were added or removed is one change (the facts
+    # index entries by position); where its entries match by name or by
+    # format and framework, each entry's own changes: (path, from, to) as written.
+    parts: tuple = dataclasses.field(default=(), compare=False)
 
-    @property
-    def shown_values(self) -> tuple:
-        return self.written if self.written is not None else (plain(self.old), plain(self.new))
+    def values(self) -> tuple[tuple[Any, bool], tuple[Any, bool]]:
+        """(value, is a default) of each side: as written; where a side does
+        not write the field, the default the loader applied (I3), if any."""
+        if self.written is None:
+            return (plain(self.old), False), (plain(self.new), False)
+        return tuple((plain(loaded), True) if raw is None and loaded is not None and not dataclasses.is_dataclass(loaded)
+                     else (raw, False) for raw, loaded in zip(self.written, (self.old, self.new)))  # type: ignore[return-value]
 
     def describe(self) -> str:
-        """One line, as steer describes an edit."""
-        old, new = self.shown_values
+        """One line, as steer describes an edit; a list's matched entries after it."""
         if not self.path:
             return f"{object_text(self.object)}: {'created' if self.old is None else 'deleted'}"
-        if self.new is None:
-            return f"{object_text(self.object)}: remove {self.path} (was {shown(old)})"
-        return f"{object_text(self.object)}: {self.path}: {shown(old)} → {shown(new)}"
+        if self.parts:
+            return f"{object_text(self.object)}: " + "; ".join(_field_text(*part) for part in self.parts)
+        (old, old_default), (new, new_default) = self.values()
+        return f"{object_text(self.object)}: " + _field_text(self.path, old, new, old_default, new_default)
 
     def json(self) -> dict:
-        """As steer writes an edit: {object, path, from, to}."""
+        """As steer writes an edit: {object, path, from, to}; `defaults`: the
+        sides whose value is a default, not written; `entries`: a list's
+        changes entry by entry."""
         kind, namespace, name = self.object
-        old, new = self.shown_values
-        return {"object": {"kind": kind, "namespace": namespace, "name": name}, "path": self.path, "from": old, "to": new}
+        (old, old_default), (new, new_default) = self.values()
+        out = {"object": {"kind": kind, "namespace": namespace, "name": name}, "path": self.path, "from": old, "to": new}
+        defaults = [side for side, is_default in (("from", old_default), ("to", new_default)) if is_default]
+        if defaults:
+            out["defaults"] = defaults
+        if self.parts:
+            out["entries"] = [{"path": path, "from": a, "to": b} for path, a, b in self.parts]
+        return out
+
+
+def _field_text(path: str, old: Any, new: Any, old_default: bool = False, new_default: bool = False) -> str:
+    if new is None:
+        return f"remove {path} (was {shown(old, old_default)})"
+    if old is None and not old_default and isinstance(new, (dict, list)):
+        return f"add {path}: {shown(new)}"
+    return f"{path}: {shown(old, old_default)} → {shown(new, new_default)}"
 
 
 def object_text(key: ObjectKey) -> str:
@@ -115,7 +141,9 @@ def object_text(key: ObjectKey) -> str:
     return f"{kind} {namespace}/{name}" if namespace is not None else f"{kind} {name}"
 
 
-def shown(value: Any) -> str:
+def shown(value: Any, default: bool = False) -> str:
+    if default:
+        return f"{shown(value)} (default)"
     if value is None:
         return "absent"
     if isinstance(value, bool):
@@ -152,7 +180,8 @@ def diff(before: Cluster, after: Cluster) -> list[Change]:
         if a is None or b is None:
             changes.append(Change(key, "", a, b, written=(before.contents.get(key), after.contents.get(key))))
         elif a != b:
-            changes += _fields(key, a, b)
+            documents = (before.contents.get(key), after.contents.get(key))
+            changes += [_as_written(c, documents) for c in _fields(key, a, b)]
     return changes
 
 
@@ -170,6 +199,69 @@ def _fields(key: ObjectKey, a, b) -> list[Change]:
         else:
             out += _nested(key, (attr,), path, x, y, (attr,))
     return out
+
+
+_STEP = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[([0-9]+)\]|\[("(?:[^"\\]|\\.)*")\]')
+_MISSING = object()
+
+
+def written_at(document: Any, path: str) -> Any:
+    """The value at a YAML path (as `_PATHS` spell them) of a document, None
+    where it is not written, _MISSING where the path is not one to read back."""
+    value, at = document, 0
+    for match in _STEP.finditer("." + path):
+        if match.start() != at:
+            return _MISSING
+        at = match.end()
+        key: Any = match[1] if match[1] is not None else int(match[2]) if match[2] is not None else json.loads(match[3])
+        if isinstance(key, int):
+            value = value[key] if isinstance(value, list) and key < len(value) else None
+        else:
+            value = value.get(key) if isinstance(value, dict) else None
+    return value if at == len(path) + 1 else _MISSING
+
+
+def _as_written(change: Change, documents: tuple) -> Change:
+    """`change` with its values as the documents write them (and a list's
+    changes entry by entry), where its path reads back from them."""
+    written = tuple(written_at(d, change.path) for d in documents)
+    if _MISSING in written:
+        return change
+    parts = _entry_parts(change.path, *written) if change.attrs == ("entries",) else ()
+    return dataclasses.replace(change, written=written, parts=parts)
+
+
+def _entry_key(entry: Any) -> Any:
+    """What identifies an entry across two versions of a list: its name, else its format and framework."""
+    if not isinstance(entry, dict):
+        return None
+    if entry.get("name"):
+        return ("name", entry["name"])
+    return tuple((part or {}).get("name") if isinstance(part, dict) else part
+                 for part in (entry.get("modelFormat"), entry.get("modelFramework")))
+
+
+def _entry_parts(path: str, old: Any, new: Any) -> tuple:
+    """A list's changes entry by entry, (path, from, to), where every entry of
+    each side has its own key; () where they cannot be matched."""
+    if not isinstance(old, list) or not isinstance(new, list):
+        return ()
+    keys = [[_entry_key(e) for e in side] for side in (old, new)]
+    if any(None in side or len(set(side)) != len(side) for side in keys):
+        return ()
+    position = {key: j for j, key in enumerate(keys[1])}
+    out: list[tuple] = []
+    for i, key in enumerate(keys[0]):
+        if key not in position:
+            out.append((f"{path}[{i}]", old[i], None))
+            continue
+        j = position[key]
+        leaves: list = []
+        _leaves(None, "", old[i], new[j], leaves)
+        where = f"{path}[{i}]" if i == j else f"{path}[{i}→{j}]"
+        out += [(f"{where}.{leaf}", a, b) for _, leaf, a, b in leaves]
+    out += [(f"{path}[{j}]", None, new[j]) for j, key in enumerate(keys[1]) if key not in set(keys[0])]
+    return tuple(out)
 
 
 def _nested(key: ObjectKey, attrs: tuple, path: str, x, y, facet: tuple) -> list[Change]:
