@@ -12,7 +12,10 @@ FACTS_IN_PROGRESS: ContextVar[str | None] = ContextVar("facts_in_progress", defa
 
 
 class OmeAspError(Exception):
-    """An error reported to the user as one `error: <message>` line."""
+    """An error reported to the user as one `error: <message>` line, and its
+    hint's line under it where it has one (a "did you mean", issue 24)."""
+
+    hint: str | None = None
 
 
 class InternalError(OmeAspError):

@@ -558,7 +558,9 @@ def test_no_smaller_edit_set_exists(case, pick):
     result = steer.steer(cluster, q, want)
     size = len(result.edit_sets[0].edits) if result.edit_sets else 2
     assert result.edit_sets or result.impossible
-    assume(len(result.candidates) <= 30 and size <= 2)
+    # X1: an InferenceService naming a runtime uses it whatever the ranking:
+    # `wins` (the ranking) does not measure a pinned result
+    assume(len(result.candidates) <= 30 and size <= 2 and not result.pinned)
     for smaller in range(size):
         for edits in itertools.combinations(result.candidates, smaller):
             if compatible(edits):

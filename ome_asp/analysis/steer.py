@@ -245,7 +245,7 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
     result = ask.ask(cluster, [query], Variant.EXPLAIN).answer
     before, denied = result.queries[1], report.denials(result)
     if before.error is not None:
-        raise OmeAspError(reasons.text(before.error))
+        raise reasons.query_error(before.error, cluster, query.namespace)
     if before.ended is not None:  # profiles.md section 0: there is no order to steer
         raise Ended(before, denied)
     if want not in before.verdicts:  # I9: only a denied runtime is no candidate; the message says why

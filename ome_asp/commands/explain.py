@@ -27,6 +27,8 @@ from ome_asp.commands.options import (
 )
 from ome_asp.errors import Exit, UsageError
 from ome_asp.input import profiles
+from ome_asp.input.documents import quote
+from ome_asp.input.loader import closest
 from ome_asp.input.objects import Query, RuntimeRef
 from ome_asp.render import reasons, report
 from ome_asp.solver import ask
@@ -99,7 +101,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if not cluster.profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
         print(explain_note(cluster.profile), file=stderr)
     with phases("output"), gc_paused():
-        code = _print_single(args.output, query, result.queries[1], stdout, stderr, cluster.profile, notes, keep)
+        code = _print_single(args.output, query, result.queries[1], stdout, stderr, cluster.profile, notes, keep, cluster)
         if details and result.queries[1].ended is not None:  # no ranking to detail (issue 24): the outcome's why
             stdout.write(report.outcome_details(result.queries[1].ended, cluster.profile.name))
         elif details and result.queries[1].verdicts:
@@ -200,8 +202,10 @@ def _row_filter(args, result: Answer):
         for name in dict.fromkeys(args.runtime):
             if answer.error is None and answer.ended is None and name not in candidates:
                 denied = any(r.name == name for r in result.denied)
+                close = None if denied else closest(name, tuple(sorted(candidates)))
                 missing.append(f"error: --runtime {name}: " + ("the admission webhook would deny it (see its warning)"
-                                                              if denied else "no candidate runtime of that name for this query"))
+                                                              if denied else "no candidate runtime of that name for this query")
+                               + ("" if close is None else f"; did you mean {quote(close)}?"))
     names = set(args.runtime)
     return (lambda row: (not names or row.runtime.name in names) and (not args.compatible_only or row.rank is not None)), missing
 
@@ -230,9 +234,9 @@ def _batch_queries(cluster, namespace: str) -> list[Query]:
 
 def _print_single(
     output: str, query: Query, answer: QueryAnswer, stdout: TextIO, stderr: TextIO, profile: profiles.Profile,
-    notes: dict = report.NO_NOTES, keep=None,
+    notes: dict = report.NO_NOTES, keep=None, cluster=None,
 ) -> int:
-    check_single_answer(answer)
+    check_single_answer(answer, cluster, query.namespace)
     if answer.note is not None:
         print(reasons.text(answer.note), file=stderr)
     if answer.ended is not None:
@@ -244,8 +248,27 @@ def _print_single(
     elif not answer.verdicts:
         print(NO_RUNTIMES, file=stderr)  # E6: no candidates at all, no table
     else:
-        stdout.write(report.explain_table(answer, wide=output == "wide", keep=keep))
+        table = report.explain_table(answer, wide=output == "wide", keep=keep)
+        stdout.write(table)
+        if output == "table":
+            hint = _wide_hint(table.count("\n"), report.rows(answer, keep), keep is not None)
+            if hint is not None:
+                print(hint, file=stderr)
     return Exit.OK
+
+
+SCREEN_LINES = 50  # D-97: a table longer than this no longer fits one terminal screen
+
+
+def _wide_hint(lines: int, shown: list, filtered: bool) -> str | None:
+    """E12 wraps RUNTIME and REASON to 80 columns: on a real catalog one model's
+    table is thousands of lines where -o wide has one per runtime (issue 24).
+    A hint when wrapping makes the table longer than a screen."""
+    if lines <= SCREEN_LINES or lines == len(shown) + 1:  # fits, or nothing wrapped
+        return None
+    yes = sum(row.rank is not None for row in shown)
+    return (f"hint: the table wraps to {lines} lines at 80 columns (E12); -o wide prints one line per runtime "
+            f"({len(shown) + 1} lines)" + ("" if filtered else f", --compatible-only only the {yes} compatible") + ".")
 
 
 def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, profile: profiles.Profile,

@@ -146,10 +146,11 @@ def add_explain_targets(parser: argparse.ArgumentParser) -> argparse._ArgumentGr
 CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
 
 
-def check_single_answer(answer: QueryAnswer) -> None:
-    """The errors of a one-query explain (E4), which serve answers alike."""
+def check_single_answer(answer: QueryAnswer, cluster=None, namespace: str | None = None) -> None:
+    """The errors of a one-query explain (E4), which serve answers alike; with
+    the cluster and -n, a misspelt name gets a "did you mean" note."""
     if answer.error is not None:
-        raise OmeAspError(reasons.text(answer.error))
+        raise reasons.query_error(answer.error, cluster, namespace)
     if len(answer.verdicts) > CANDIDATE_LIMIT:
         raise OmeAspError("runtime candidate snapshot exceeds the CLI collection limit")
 

@@ -13,7 +13,9 @@ import shlex
 from ome_asp.analysis.steer import OWN, Edit, EditSet, Ended, SteerResult, object_text, steer
 from ome_asp.commands.options import add_explain_targets, load_cluster, print_denied, print_outcome
 from ome_asp.errors import Exit, InternalError, OmeAspError, UsageError
+from ome_asp.input.documents import quote
 from ome_asp.input.documents import shown as shown_name
+from ome_asp.input.loader import closest
 from ome_asp.input.objects import (
     CLUSTER_SERVING_RUNTIME,
     INFERENCE_SERVICE,
@@ -35,7 +37,9 @@ def resolve_want(cluster: Cluster, namespace: str, want: str) -> RuntimeRef:
              if r.name == name and r.kind in ((kind,) if kind else (SERVING_RUNTIME, CLUSTER_SERVING_RUNTIME))
              and r.namespace in (None, namespace)]
     if not found:
-        raise OmeAspError(f"--want: no runtime {want!r} is a candidate in namespace {namespace!r}")
+        close = closest(name, tuple(sorted({r.name for r in cluster.runtimes if r.namespace in (None, namespace)})))
+        raise OmeAspError(f"--want: no runtime {want!r} is a candidate in namespace {namespace!r}"
+                          + ("" if close is None else f"; did you mean {quote(close)}?"))
     if len(found) > 1:
         raise OmeAspError(f"--want: {name!r} names a ServingRuntime and a ClusterServingRuntime; "
                           f"write ServingRuntime/{name} or ClusterServingRuntime/{name}")

@@ -266,11 +266,18 @@ def _json_type(value: Any) -> str:
     return type(value).__name__  # a YAML-only type such as !!binary or !!set
 
 
-def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
-    import difflib  # only for a warning: most runs have none
+def closest(key: str, known: tuple[str, ...]) -> str | None:
+    """The known name `key` most likely misspells (the same but for case, else
+    the closest by difflib's ratio, at least 0.6), or None: the one "did you
+    mean" of keys, namespaces and names (issue 24)."""
+    import difflib  # only for a warning or an error: most runs have none
 
     by_case = {k.lower(): k for k in known}
-    close = by_case.get(key.lower()) or next(iter(difflib.get_close_matches(key, known, n=1)), None)
+    return by_case.get(key.lower()) or next(iter(difflib.get_close_matches(key, known, n=1)), None)
+
+
+def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
+    close = closest(key, known)
     return f'; did you mean "{close}"?' if close else ""
 
 

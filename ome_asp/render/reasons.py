@@ -18,8 +18,9 @@ from typing import Callable
 
 import clingo
 
-from ome_asp.errors import InternalError
+from ome_asp.errors import InternalError, OmeAspError
 from ome_asp.input.documents import quote, shown
+from ome_asp.input.loader import closest
 
 NONE = "none"  # the constant the encoding uses for an absent value
 
@@ -248,6 +249,19 @@ def _unknown() -> str:
 
 
 # --- E4: query errors, E5: notes ---------------------------------------------
+
+
+def query_error(error: clingo.Symbol, cluster=None, namespace: str | None = None) -> OmeAspError:
+    """E4's error line, with a "did you mean" note under it where it names a
+    model or an InferenceService the input lacks and another is close (issue
+    24; the line itself stays OME's)."""
+    failure = OmeAspError(text(error))
+    if cluster is not None and error.name in ("model_not_found", "isvc_not_found"):
+        objects = cluster.models if error.name == "model_not_found" else cluster.inference_services
+        close = closest(error.arguments[0].string, tuple(sorted({o.name for o in objects if o.namespace in (None, namespace)})))
+        if close is not None:
+            failure.hint = f"hint: did you mean {quote(close)}?"
+    return failure
 
 
 @_renders("isvc_not_found")
