@@ -168,10 +168,13 @@ def compare_sections() -> str:
            "check the old winner fails now), and the cause: the smallest sets of the changes between the "
            "snapshots that, applied alone to OLD, already give NEW's selection, each verified by selecting again "
            "on OLD plus the set (up to 5 sets). The changes are the fields of spec I2 (YAML paths), an object "
-           "created or deleted, and list separately the fields selection does not read (`ignoredChanges`). "
+           "created or deleted, shown as the manifests write them; queries with the same causes are one group "
+           "(the cause once, a line per query), and the fields selection does not read are counted by field "
+           "(`--show-ignored` lists them; `ignoredChanges` in JSON). "
            "`-f MANIFESTS --profiles A,B` (or `--ome-versions X,Y`) compares one snapshot under two OME "
            "versions and names the profile settings, with their rules and docs/profiles.md section, that alone "
-           "make the difference. Exit code 0: no selection changed; 1: some did; 2: usage or input error.", ""]
+           "make the difference. Exit code 0: no selection changed; 1: some did (`--fail-on moved|lost` narrows it); "
+           "2: usage or input error.", ""]
     for argv, note in COMPARE_EXAMPLES:
         stdout, stderr = io.StringIO(), io.StringIO()
         cli(["compare", *argv], stdout=stdout, stderr=stderr)

@@ -337,3 +337,89 @@ def test_a_default_is_shown_as_a_default(tmp_path):
     code, report = causes(tmp_path, before, after)
     weight = next(c for c in report["items"][0]["causes"][0] if c["path"].endswith("weight"))
     assert (weight["from"], weight["to"], weight["defaults"]) == (1, 3, ["from"])
+
+
+# --- readable at catalog scale (issue 25) -------------------------------------------
+
+
+def catalog(models: int = 8) -> list[dict]:
+    """`models` models, each served by its own runtime `old-i` (priority 1)."""
+    documents = []
+    for i in range(models):
+        fmt = {"name": f"f{i}", "version": "1"}
+        documents += [model(f"m{i}", modelFormat=fmt),
+                      runtime(f"old-{i}", supportedModelFormats=[entry(modelFormat=fmt, priority=1)],
+                              containers=[{"name": "c", "image": "v1"}])]
+    return documents
+
+
+def created_for_all(documents: list[dict]) -> list[dict]:
+    """A runtime `new` created that serves every model's format at priority 2 (O2): every model moves."""
+    formats = [entry(modelFormat=d["spec"]["modelFormat"], priority=2) for d in documents if d["kind"] == "ClusterBaseModel"]
+    return copy.deepcopy(documents) + [runtime("new", supportedModelFormats=formats)]
+
+
+def test_models_moved_by_one_cause_are_one_group(tmp_path):
+    """Issue 25: 8 models that moved for one reason printed as 8 blocks, the cause 8 times."""
+    before = catalog()
+    result = run_cli("compare", *pair(tmp_path, before, created_for_all(before)), "--all-models")
+    assert result.code == 1
+    assert "\n# ClusterServingRuntime new: created ⇒ 8 models moved\n" in result.stdout
+    assert result.stdout.count("Cause:") == 1 and "# compare --model" not in result.stdout
+    assert ("  --model m3 -n default: ClusterServingRuntime old-3 → ClusterServingRuntime new "
+            "(O2 (higher score): new has score 4, old-3 score 2)\n") in result.stdout
+    document = json.loads(run_cli("compare", *pair(tmp_path, before, created_for_all(before)), "--all-models",
+                                  "-o", "json").stdout)
+    assert document["summary"] == {"moved": 8, "lost": 0, "gained": 0, "changed": 0, "unchanged": 0}
+    assert document["groups"] == [{"title": "ClusterServingRuntime new: created ⇒ 8 models moved", "items": list(range(8))}]
+    assert {item["change"] for item in document["items"]} == {"moved"}
+
+
+def test_ignored_changes_are_counted_by_field_unless_show_ignored(tmp_path):
+    """Issue 25: the ignored section was one line per leaf (254 lines of container commands)."""
+    before = catalog(models=30)
+    after = copy.deepcopy(before)
+    for d in after:
+        if d["kind"] == "ClusterServingRuntime":
+            d["spec"]["containers"][0]["image"] = "v2"
+    result = run_cli("compare", *pair(tmp_path, before, after), "--all-models")
+    assert (result.code, result.stdout.split("30 of 30 models keep their runtime.\n")[1]) == (0, (
+        "Changes not read by selection (ignored; --show-ignored lists them): 30\n"
+        "  ClusterServingRuntime spec.containers: 30 changes in 30 objects\n"))
+    listed = run_cli("compare", *pair(tmp_path, before, after), "--all-models", "--show-ignored")
+    assert listed.stdout.count("spec.containers[0].image: v1 → v2\n") == 30
+    document = json.loads(run_cli("compare", *pair(tmp_path, before, after), "--all-models", "-o", "json").stdout)
+    assert len(document["ignoredChanges"]) == 30
+    assert document["ignoredCounts"] == [{"kind": "ClusterServingRuntime", "field": "spec.containers", "changes": 30, "objects": 30}]
+    assert run_cli("compare", *pair(tmp_path, before, after), "--all-models", "--show-ignored", "-o", "json").code == 2
+
+
+def test_markdown_for_a_pull_request_summary_first_details_folded(tmp_path):
+    before = catalog()
+    after = created_for_all(before)
+    after[1]["spec"]["containers"][0]["image"] = "v2"
+    result = run_cli("compare", *pair(tmp_path, before, after), "--all-models", "-o", "markdown")
+    assert result.code == 1
+    head, details = result.stdout.split("<details><summary>Details: each query and its causes</summary>")
+    assert head == ("### ome-asp compare: before → after\n\n| models | count |\n|---|---:|\n| moved | 8 |\n"
+                    "| lost their runtime | 0 |\n| gained a runtime | 0 |\n| changed otherwise | 0 |\n"
+                    "| keep their answer | 0 |\n| **total** | **8** |\n\n| cause | what it did |\n|---|---|\n"
+                    "| ClusterServingRuntime new: created | 8 models moved |\n\n")
+    assert "  --model m0 -n default: ClusterServingRuntime old-0 → ClusterServingRuntime new" in details
+    assert details.endswith("<details><summary>1 change selection does not read</summary>\n\n"
+                            "| object kind | field | changes | objects |\n|---|---|---:|---:|\n"
+                            "| ClusterServingRuntime | `spec.containers` | 1 | 1 |\n\n</details>\n")
+
+
+def test_fail_on_a_kind_of_change(tmp_path):
+    """--fail-on for CI: exit 1 only for the kinds named (moved, lost; any: every change), else 0."""
+    before = catalog(models=2)
+    moved = pair(tmp_path, before, created_for_all(before))
+    codes = {kind: run_cli("compare", *moved, "--all-models", "--fail-on", kind).code for kind in ("moved", "lost", "any")}
+    assert codes == {"moved": 1, "lost": 0, "any": 1}
+    lost = copy.deepcopy(before)
+    lost[1]["spec"]["disabled"] = True  # m0 has no runtime any more
+    (tmp_path / "lost").mkdir()
+    lost_pair = pair(tmp_path / "lost", before, lost)
+    codes = {kind: run_cli("compare", *lost_pair, "--all-models", "--fail-on", kind).code for kind in ("moved", "lost", "any")}
+    assert codes == {"moved": 0, "lost": 1, "any": 1}

@@ -72,6 +72,30 @@ def state(answer: QueryAnswer) -> tuple:
     return ("selected", first(answer))
 
 
+# What happened to a query's selection, for grouping, summaries and --fail-on.
+CHANGE_KINDS = ("moved", "lost", "gained", "changed")
+
+
+def change_kind(item: Item) -> str:
+    """moved: another runtime is selected; lost: a runtime was selected, none
+    is now (no runtime, an error or an outcome); gained: the reverse;
+    changed: an error or outcome became another."""
+    old, new = state(item.before), state(item.after)
+    had, has = old[0] == "selected" and old[1] is not None, new[0] == "selected" and new[1] is not None
+    return "moved" if had and has else "lost" if had else "gained" if has else "changed"
+
+
+def by_cause(items: list[Item]) -> list[list[Item]]:
+    """The items grouped by their causes (the same smallest edit sets, or the
+    same reason none was searched), largest group first, then in query order:
+    a catalog change that moves many models is read once (issue 25)."""
+    groups: dict[tuple, list[Item]] = {}
+    for item in items:
+        key = (item.note, tuple(tuple(c.describe() for c in cause) for cause in item.causes))
+        groups.setdefault(key, []).append(item)
+    return sorted(groups.values(), key=lambda group: -len(group))
+
+
 def compared(clusters: tuple[Cluster, Cluster], queries: list[Query]) -> tuple[list[Item], list[tuple[Query, QueryAnswer]]]:
     """The queries whose answers differ, with both answers as explain gives
     them (rows, reasons), and the others. Which differ is read from the

@@ -27,22 +27,28 @@ by selecting under a profile that differs from the first in those settings
 only (the settings act before, inside and after the encoding, so this search
 is by re-selection, not by the solver).
 
-Exit codes: 0 no selection changed, 1 some changed, 2 usage or input error.
+Exit codes: 0 no selection changed (with --fail-on: none of that kind), 1
+some changed, 2 usage or input error.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import html
 import io
 import os
+import re
 import tarfile
 import tempfile
 from typing import TextIO
 
 from ome_asp.analysis.compare import (
+    CHANGE_KINDS,
     Comparison,
     Item,
+    by_cause,
+    change_kind,
     compare_snapshots,
     compared,
     first,
@@ -317,6 +323,7 @@ def to_document(result: Comparison, listed: bool) -> dict:
             "decidedBy": None if decided is None else {"criterion": decided[0], "message": decided[1]},
             "causes": [[c.json() for c in cause] for cause in item.causes],
             "note": item.note,
+            "change": change_kind(item),
         })
     document = {"apiVersion": report.API_VERSION, "kind": "ComparisonReport", "profile": result.profile,
                 "compared": list(result.labels), "items": items, "unchanged": len(result.unchanged)}
@@ -326,6 +333,12 @@ def to_document(result: Comparison, listed: bool) -> dict:
             for q, a in result.unchanged]
     document["changes"] = [c.json() for c in result.changes]
     document["ignoredChanges"] = [_ignored_json(raw) for raw in result.ignored]
+    document["summary"] = summary(result)
+    position = {id(item): n for n, item in enumerate(result.items)}
+    document["groups"] = [{"title": group_title(group), "items": [position[id(item)] for item in group]}
+                          for group in by_cause(result.items)]
+    document["ignoredCounts"] = [{"kind": kind, "field": top, "changes": changes, "objects": objects}
+                                 for kind, top, changes, objects in ignored_counts(result)]
     return document
 
 
@@ -348,35 +361,139 @@ def _answer_text(answer: QueryAnswer) -> str:
     return "no runtime" if rest[0] is None else str(rest[0])
 
 
-def render_text(result: Comparison, listed: bool) -> str:
-    old_label, new_label = result.labels
+def summary(result: Comparison) -> dict[str, int]:
+    """How many queries moved, lost, gained or changed otherwise, and kept their answer."""
+    kinds = [change_kind(item) for item in result.items]
+    return {**{kind: kinds.count(kind) for kind in CHANGE_KINDS}, "unchanged": len(result.unchanged)}
+
+
+def _summary_line(result: Comparison) -> str:
+    counts = summary(result)
+    parts = [f"{counts[kind]} {KIND_TEXT[kind]}" for kind in CHANGE_KINDS if counts[kind]]
+    return f"{result.queries} {result.noun}: " + ", ".join(parts + [f"{counts['unchanged']} keep their answer"]) + "."
+
+
+GROUP_ARROW = "⇒"  # between a cause and what it did (a cause's own values use →)
+KIND_TEXT = {"moved": "moved", "lost": "lost their runtime", "gained": "gained a runtime", "changed": "changed otherwise"}
+
+
+def ignored_counts(result: Comparison) -> list[tuple[str, str, int, int]]:
+    """The changes selection does not read, as (kind, field, changes, objects):
+    each field by its first two path steps, list positions left out, so a
+    catalog's container edits are one line per field (issue 25)."""
+    counts: dict[tuple[str, str], list] = {}
+    for (kind, namespace, name), path, _, _ in result.ignored:
+        top = ".".join(re.sub(r"\[.*", "", path).split(".")[:2])
+        counts.setdefault((kind, top), []).append((namespace, name))
+    return [(kind, top, len(objects), len(set(objects))) for (kind, top), objects in sorted(counts.items())]
+
+
+def _ignored_text(result: Comparison, listed: bool) -> list[str]:
+    if not result.ignored:
+        return []
+    if listed:
+        return ["Changes not read by selection (ignored):"] + [
+            f"  {diffing.object_text(key)}: {path}: {diffing.shown(old)} → {diffing.shown(new)}"
+            for key, path, old, new in result.ignored]
+    return [f"Changes not read by selection (ignored; --show-ignored lists them): {len(result.ignored)}"] + [
+        f"  {kind} {top}: {changes} change{'s' * (changes != 1)} in {objects} object{'s' * (objects != 1)}"
+        for kind, top, changes, objects in ignored_counts(result)]
+
+
+def render_text(result: Comparison, listed: bool, show_ignored: bool = False) -> str:
     lines = []
     if result.labels == ("before", "after"):
         objects = len({c.object for c in result.changes})
         lines.append(f"Changes read by selection: {len(result.changes)} in {objects} object{'s' * (objects != 1)}; "
                      f"changes not read: {len(result.ignored)}.")
     else:
-        lines.append(f"Profiles: {old_label} → {new_label}.")
-    for item in result.items:
-        lines += ["", _header(item.query),
-                  f"Selected: {_answer_text(item.before)} ({old_label}) → {_answer_text(item.after)} ({new_label})"]
-        decided = decided_by(item, _earlier(result.labels))
-        if decided is not None:
-            lines.append(f"{'Decided by' if decided[0].startswith('O') else 'Why:'} {decided[1]}")
-        moved = rows_changed(item)
-        if moved:
-            lines.append("Rows that changed:")
-            lines += [f"  {ref}: {x} → {y}" for ref, x, y in moved]
-        lines += _causes_text(item, result.labels)
+        lines.append(f"Profiles: {result.labels[0]} → {result.labels[1]}.")
+    if len(result.items) > 1:
+        lines.append(_summary_line(result))
+    for group in by_cause(result.items):
+        lines += _group_text(group, result.labels) if len(group) > 1 else _item_text(group[0], result.labels)
     count = len(result.unchanged)
     lines += ["", f"{count} of {result.queries} {result.noun} keep their runtime."]
     if listed:
         lines += [f"  {_header(q)[2:]}: {_answer_text(a)}" for q, a in result.unchanged]
-    if result.ignored:
-        lines.append("Changes not read by selection (ignored):")
-        lines += [f"  {diffing.object_text(key)}: {path}: {diffing.shown(old)} → {diffing.shown(new)}"
-                  for key, path, old, new in result.ignored]
+    lines += _ignored_text(result, show_ignored)
     return "\n".join(lines) + "\n"
+
+
+def _item_text(item: Item, labels: tuple[str, str]) -> list[str]:
+    """One query's comparison in full: its answers, what decides, the rows that changed, the causes."""
+    lines = ["", _header(item.query),
+             f"Selected: {_answer_text(item.before)} ({labels[0]}) → {_answer_text(item.after)} ({labels[1]})"]
+    decided = decided_by(item, _earlier(labels))
+    if decided is not None:
+        lines.append(f"{'Decided by' if decided[0].startswith('O') else 'Why:'} {decided[1]}")
+    moved = rows_changed(item)
+    if moved:
+        lines.append("Rows that changed:")
+        lines += [f"  {ref}: {x} → {y}" for ref, x, y in moved]
+    return lines + _causes_text(item, labels)
+
+
+def group_title(group: list[Item]) -> str:
+    """`CAUSE → 8 models moved`: the one edit set, or how many alternatives, and what it did."""
+    item = group[0]
+    if item.note is not None:
+        cause = "no cause searched"
+    elif len(item.causes) == 1:
+        cause = "; ".join(edit.describe() for edit in item.causes[0])
+    else:
+        cause = f"any of {len(item.causes)} smallest sets" if item.causes else "no cause found"
+    kinds = [change_kind(i) for i in group]
+    counted = [f"{kinds.count(k)} {KIND_TEXT[k]}" for k in CHANGE_KINDS if k in kinds]
+    noun = "queries" if any(i.query.isvc is not None for i in group) else "models"
+    what = f"{len(group)} {noun} {KIND_TEXT[kinds[0]]}" if len(counted) == 1 else f"{len(group)} {noun}: {', '.join(counted)}"
+    return f"{cause} {GROUP_ARROW} {what}"
+
+
+def _group_text(group: list[Item], labels: tuple[str, str]) -> list[str]:
+    """Queries with the same causes: the cause once, one line per query."""
+    lines = ["", f"# {group_title(group)}"]
+    for item in group:
+        decided = decided_by(item, _earlier(labels))
+        lines.append(f"  {_header(item.query)[10:]}: {_answer_text(item.before)} → {_answer_text(item.after)}"
+                     + ("" if decided is None else f" ({decided[1]})"))
+    rows = rows_changed(group[0])
+    if rows and all(rows_changed(item) == rows for item in group[1:]):  # one runtime's change, seen by each query
+        lines.append(f"Rows that changed (for each of the {len(group)}):")
+        lines += [f"  {ref}: {x} → {y}" for ref, x, y in rows]
+    return lines + _causes_text(group[0], labels)
+
+
+def render_markdown(result: Comparison) -> str:
+    """-o markdown, for a pull request's comment: the summary table first,
+    one row per cause, each cause's queries and the ignored changes folded."""
+    counts = summary(result)
+    lines = [f"### ome-asp compare: {result.labels[0]} → {result.labels[1]}", "",
+             f"| {result.noun} | count |", "|---|---:|"]
+    lines += [f"| {KIND_TEXT[kind]} | {counts[kind]} |" for kind in CHANGE_KINDS]
+    lines += [f"| keep their answer | {counts['unchanged']} |", f"| **total** | **{result.queries}** |"]
+    groups = by_cause(result.items)
+    if groups:
+        lines += ["", "| cause | what it did |", "|---|---|"]
+        lines += [f"| {' | '.join(_cell(part) for part in title.rsplit(f' {GROUP_ARROW} ', 1))} |"
+                  for title in map(group_title, groups)]
+        lines += ["", "<details><summary>Details: each query and its causes</summary>", "", "```"]
+        for group in groups:
+            lines += _group_text(group, result.labels) if len(group) > 1 else _item_text(group[0], result.labels)
+        lines += ["```", "", "</details>"]
+    if result.ignored:
+        count = len(result.ignored)
+        lines += ["", f"<details><summary>{count} change{'s' * (count != 1)} selection does not read</summary>", "",
+                  "| object kind | field | changes | objects |", "|---|---|---:|---:|"]
+        lines += [f"| {kind} | `{_cell(top)}` | {changes} | {objects} |"
+                  for kind, top, changes, objects in ignored_counts(result)]
+        lines += ["", "</details>"]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    """Text for a markdown table cell: one line, pipes and HTML escaped (values are the manifests')."""
+    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
 
 
 def _causes_text(item: Item, labels: tuple[str, str]) -> list[str]:
@@ -429,7 +546,11 @@ def add_parser(commands, common) -> None:
                        help="compare a snapshot without runtimes or models (else an error), with a warning")
     parser.add_argument("--profiles", metavar="A,B", help="compare -f's manifests under two profiles")
     parser.add_argument("--ome-versions", metavar="X,Y", help="compare -f's manifests under two OME releases' profiles")
-    parser.add_argument("-o", "--output", choices=("table", "json", "yaml"), default="table")
+    parser.add_argument("-o", "--output", choices=("table", "json", "yaml", "markdown"), default="table",
+                        help="markdown: for a pull request's comment (a summary table, details folded)")
+    parser.add_argument("--fail-on", choices=("moved", "lost", "any"),
+                        help="exit 1 only when some selection moved to another runtime (moved), some lost its "
+                        "runtime (lost), or anything changed (any, the default); else 0")
     parser.add_argument("--show", choices=("opt",),
                         help="opt: the optimum of the causes' search (compare.lp's criteria and their values) "
                         "for each query whose selection changed, instead of the comparison")
@@ -478,8 +599,11 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         raise UsageError("exactly one of --model, --isvc, --all-models or --all is required")
     pair = _pair(args)
     check_mode(args, pair)
-    if args.show_ignored and args.output in ("json", "yaml"):
-        raise UsageError("--show-ignored: -o json and yaml list every ignored change (ignoredChanges)")
+    if args.show_ignored and args.output != "table":
+        raise UsageError(f"--show-ignored: -o {args.output} " + ("lists every ignored change (ignoredChanges)"
+                         if args.output != "markdown" else "counts them; -o json lists them"))
+    if args.show == "opt" and (args.output == "markdown" or args.fail_on is not None):
+        raise UsageError("--show opt prints the causes' optimum: -o markdown and --fail-on do not apply")
     if pair is not None:
         if args.profile is not None or args.ome_version is not None:
             raise UsageError("--profile/--ome-version cannot be combined with --profiles/--ome-versions")
@@ -496,7 +620,10 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if args.show == "opt":
         return _show_opt(result, args.output, stdout)
     if args.output == "table":
-        stdout.write(render_text(result, args.all))
+        stdout.write(render_text(result, args.all, args.show_ignored))
+    elif args.output == "markdown":
+        stdout.write(render_markdown(result))
     else:
         report.dump(to_document(result, args.all), args.output, stdout)
-    return Exit.NEGATIVE if result.items else Exit.OK
+    failing = {change_kind(item) for item in result.items} & set(CHANGE_KINDS if args.fail_on in (None, "any") else [args.fail_on])
+    return Exit.NEGATIVE if failing else Exit.OK
