@@ -1243,3 +1243,20 @@ def test_D23_list_items_are_placed_at_their_own_line() -> None:
         "m.yaml:4: document 1: items[0]: kind Pod is not read by ome-asp",
         "m.yaml:5: document 1: items[1]: kind Secret is not read by ome-asp",
     ]
+
+
+@pytest.mark.parametrize(("name", "why"), [
+    ("sаfetensors", "mixes Latin and Cyrillic letters"),
+    ("safe\u202etensors", "holds the invisible character U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+    ("safe\u200btensors", "holds the invisible character U+200B (ZERO WIDTH SPACE)"),
+    ("сейфтензорс", None),  # one script: what it looks like
+    ("モデル-v2", None),  # Japanese mixes kana and Latin legitimately
+])
+def test_d115_a_value_that_looks_like_another_warns(name: str, why: str | None) -> None:
+    """D-115: a lookalike format name matches no plainly written one while
+    printing the same; reading says so, naming the field."""
+    cluster = load_docs(csr("rt", entry(modelFormat={"name": name})))
+    expected = [] if why is None else [
+        f"m.yaml:8: document 1: ClusterServingRuntime rt: spec.supportedModelFormats[0].modelFormat.name: "
+        f"{documents.quote(name)} {why}: it matches only values written with the same characters"]
+    assert cluster.warnings == expected

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ome_asp.render.table import render_table, wrap_cell
+from ome_asp.render.table import escape, render_table, wrap_cell
 
 GOLDEN = Path(__file__).parent / "golden"
 HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "REASON"]
@@ -233,6 +233,14 @@ def test_e13_escapes_newline_and_tab():
     assert out == "RUNTIME   REASON\na\\tb      line1\\nline2\n"
 
 
+def test_d115_invisible_characters_print_escaped():
+    """D-115 (E13.1 extended): a bidi override, a zero-width space or a
+    no-break space prints as `\\uXXXX`, so a cell shows what it holds; a
+    visible letter of another script stays as written."""
+    out = render_table(["RUNTIME", "REASON"], [["a", "safe\u202etensors\u200b x\u00a0y sаfe"]])
+    assert out == "RUNTIME   REASON\na         safe\\u202etensors\\u200b x\\u00a0y sаfe\n"
+
+
 def test_e13_escaped_text_wraps_like_other_text():
     """E13.1 + E12: escaping happens before widths are measured."""
     reason = "x\n" * 40
@@ -293,7 +301,7 @@ def test_e12_property_within_80_unless_avail_below_13(rows):
     assert out.endswith("\n")
     lines = out[:-1].split("\n")
     assert not any(line.endswith(" ") for line in lines)
-    escaped = [[c.replace("\n", "\\n").replace("\t", "\\t") for c in row] for row in rows]
+    escaped = [[escape(c) for c in row] for row in rows]
     fixed = [max([len(h)] + [len(r[i]) for r in escaped]) for i, h in enumerate(HEADERS)][1:5]
     if 80 - 15 - sum(fixed) >= 13:
         assert max(len(line) for line in lines) <= 80

@@ -25,6 +25,7 @@ from typing import IO, Any, NoReturn
 from ome_asp.errors import InputError
 from ome_asp.input.documents import NO_KEY, Document, decode, documents, quote, shown
 from ome_asp.input.limits import MAX_INPUT_BYTES, InputBudget
+from ome_asp.input.lookalikes import lookalike
 from ome_asp.input.objects import (
     BASE_MODEL,
     CLUSTER_BASE_MODEL,
@@ -468,6 +469,8 @@ class _Object:
     def check(self, value: Any, path: str, expected: str, parent: Any, key: Any) -> Any:
         """`value` (at `parent[key]`) itself, which must be of JSON type `expected` (null is not)."""
         if type(value) is _PYTHON_TYPES[expected] and (expected != "string" or not unrepresentable(value)):
+            if expected == "string" and not value.isascii() and (why := lookalike(value)):
+                self.warn(path, f"{quote(value)} {why}: it matches only values written with the same characters", parent, key)
             return value  # the common case, decided by the exact type alone (a bool is not an int here)
         actual = _json_type(value)
         if actual != expected:

@@ -15,10 +15,19 @@ KEEP_SECOND = 16  # E12: the second (REASON) keeps min(16, natural) while RUNTIM
 MIN_AVAIL = 13  # E12: with less room for the two, nothing wraps
 
 
+_SHORT = {"\n": "\\n", "\t": "\\t"}
+
+
 def escape(value: str) -> str:
     """E13 step 1: a newline or tab prints as the two characters `\\n` / `\\t`,
-    so one cell never spans lines by itself and widths stay countable."""
-    return value.replace("\n", "\\n").replace("\t", "\\t")
+    so one cell never spans lines by itself and widths stay countable; any
+    other character that is not printable -- a bidi control that reorders
+    the line, a zero-width space, a no-break space -- as `\\uXXXX` (D-115),
+    so what a cell holds is what it shows."""
+    if value.isprintable():
+        return value
+    return "".join(c if c.isprintable() else _SHORT.get(c) or (f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}")
+                   for c in value)
 
 
 def _break_word(word: str, width: int) -> tuple[list[str], str]:
