@@ -7,9 +7,11 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import re
+import shlex
 
 import yaml
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, ROOT, run_cli
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from manifests import entry, model, runtime
@@ -423,3 +425,14 @@ def test_fail_on_a_kind_of_change(tmp_path):
     lost_pair = pair(tmp_path / "lost", before, lost)
     codes = {kind: run_cli("compare", *lost_pair, "--all-models", "--fail-on", kind).code for kind in ("moved", "lost", "any")}
     assert codes == {"moved": 0, "lost": 1, "any": 1}
+
+
+def test_docs_compare_md_shows_the_real_output(monkeypatch):
+    """docs/compare.md's worked example (fixtures/compare/catalog-pr) is what compare prints today."""
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "docs" / "compare.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"(```|~~~~)\n\$ ome-asp (compare [^\n]*)\n(.*?)\1", text, flags=re.S)
+    assert len(blocks) == 2
+    for _, command, shown in blocks:
+        result = run_cli(*shlex.split(command))
+        assert result.code == 1 and result.stdout == shown, command

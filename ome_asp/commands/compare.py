@@ -445,7 +445,8 @@ def group_title(group: list[Item]) -> str:
         cause = f"any of {len(item.causes)} smallest sets" if item.causes else "no cause found"
     kinds = [change_kind(i) for i in group]
     counted = [f"{kinds.count(k)} {KIND_TEXT[k]}" for k in CHANGE_KINDS if k in kinds]
-    noun = "queries" if any(i.query.isvc is not None for i in group) else "models"
+    noun = ("query" if len(group) == 1 else "queries") if any(i.query.isvc is not None for i in group) else \
+        ("model" if len(group) == 1 else "models")
     what = f"{len(group)} {noun} {KIND_TEXT[kinds[0]]}" if len(counted) == 1 else f"{len(group)} {noun}: {', '.join(counted)}"
     return f"{cause} {GROUP_ARROW} {what}"
 
