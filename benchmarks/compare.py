@@ -1,22 +1,32 @@
 #!/usr/bin/env python3
-"""`ome-asp compare --all-models` on two snapshots of 100 models × 550
-runtimes that differ in 20 fields, against one `explain --all-models` of
-the earlier snapshot, in the same run (issue 15: ≤ 3×).
+"""`ome-asp compare --all-models` on a catalog the size of OME's (issue 25:
+~200 ClusterServingRuntimes with full engine configs × ~200 ClusterBaseModels,
+a catalog upgrade between them) against one `explain --all-models` of the
+earlier snapshot, in the same run: the ratio (goal ≤ 1.5×) and each command's
+peak memory (goal ≤ 300 MB).
 
     python benchmarks/compare.py            # writes its section of docs/performance.md
-    python benchmarks/compare.py --quick    # 10 models × 50 runtimes, prints only
+    python benchmarks/compare.py --quick    # 20 runtimes × 20 models, prints only
+    python benchmarks/compare.py --profile  # cProfile of one compare, in-process: the top functions
 
-Both commands run in-process through the CLI (YAML in, JSON out); medians.
+Each command runs in its own process through the CLI (YAML in; compare as
+text and as JSON, explain as JSON), so its peak RSS is its own (wait4's
+ru_maxrss); medians of the repeats. Timings are only meaningful on an idle
+machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import cProfile
 import io
+import os
+import pstats
 import random
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,88 +35,187 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT)]
-
-from clusters import NAMESPACE, SIZES, cluster_documents  # noqa: E402
-
-from ome_asp.cli import main as cli  # noqa: E402
-from ome_asp.input import changes  # noqa: E402
-from ome_asp.input.loader import load  # noqa: E402
-from ome_asp.solver import ask  # noqa: E402
-from ome_asp.solver.facts import Query  # noqa: E402
-from ome_asp.solver.programs import Variant  # noqa: E402
+sys.path[:0] = [str(ROOT)]
 
 TARGET = ROOT / "docs" / "performance.md"
 HEADING = "## compare: two snapshots against one explain"
-FIELDS = 20
+NAMESPACE = "default"
+API = "ome.io/v1beta1"
+
+# (architecture, family, sizes in B): the shape of OME's catalog, one runtime per family and size band
+FAMILIES = [
+    ("LlamaForCausalLM", "llama", [1, 3, 8, 70, 405]), ("MistralForCausalLM", "mistral", [7, 12, 22]),
+    ("MixtralForCausalLM", "mixtral", [47, 141]), ("Qwen2ForCausalLM", "qwen2", [0.5, 1.5, 7, 14, 32, 72]),
+    ("Qwen3ForCausalLM", "qwen3", [4, 8, 30, 235]), ("DeepseekV3ForCausalLM", "deepseek-v3", [671]),
+    ("Gemma2ForCausalLM", "gemma2", [2, 9, 27]), ("Phi3ForCausalLM", "phi3", [4, 14]),
+    ("MistralModel", "e5-mistral", [7]), ("BertModel", "bge", [0.3]),
+]
+ENGINES = [("srt", "docker.io/lmsysorg/sglang", "sglang"), ("vllm", "docker.io/vllm/vllm-openai", "vllm")]
 
 
-def mutate(documents: list[dict], count: int, rng: random.Random, winners: set[str]) -> list[dict]:
-    """`documents` with `count` fields selection reads changed (priorities,
-    weights, autoSelect, disabled, model sizes), one per object; half of the
-    runtimes changed select a model, so that selections move."""
-    after = copy.deepcopy(documents)
-    runtimes = [d for d in after if d["kind"].endswith("ServingRuntime")]
-    models = [d for d in after if d["kind"] == "ClusterBaseModel"]
-    selecting = [d for d in runtimes if d["metadata"]["name"] in winners]
-    chosen = rng.sample(selecting, min(len(selecting), (count - count // 5) // 2))
-    chosen += rng.sample([d for d in runtimes if d not in chosen], count - count // 5 - len(chosen))
-    for n, doc in enumerate(chosen):
-        entries = doc["spec"]["supportedModelFormats"]
-        kind = n % 4
-        if kind == 0 and len(entries) == 1:  # one priority per runtime (W4): a runtime of one entry
-            entries[0]["priority"] = entries[0]["priority"] % 4 + 1
-        elif kind in (0, 1):
-            entries[0]["modelFormat"]["weight"] = entries[0]["modelFormat"].get("weight", 1) + 3
-        elif kind == 2:
-            entries[0]["autoSelect"] = not entries[0]["autoSelect"]
-        else:
-            doc["spec"]["disabled"] = True
-    for doc in rng.sample(models, count // 5):
-        doc["spec"]["modelParameterSize"] = rng.choice([s for s in SIZES if s != doc["spec"]["modelParameterSize"]])
+def _size(b: float) -> str:
+    return f"{b:g}B" if b >= 1 else f"{int(b * 1000)}M"
+
+
+def runtime(name: str, arch: str, low: float, high: float, engine: tuple, image: str, priority: int = 1,
+            auto: bool = True, gpus: int = 1, decoder: bool = False) -> dict:
+    """A ClusterServingRuntime as OME's config/runtimes writes them: one entry, a size band, and the
+    full engine config (runner, command, args, resources, probes, volumes) that selection does not read."""
+    prefix, repository, launcher = engine
+    args = (f"python3 -m {launcher}.launch_server --host=0.0.0.0 --port=8080 --enable-metrics --log-requests "
+            f'--model-path="$MODEL_PATH" --tp-size={gpus} --mem-frac=0.9 --max-running-requests=256 '
+            f"--chunked-prefill-size=8192 --served-model-name={name}")
+    runner = {
+        "name": "ome-container", "image": f"{repository}:{image}",
+        "ports": [{"containerPort": 8080, "name": "http1", "protocol": "TCP"}],
+        "command": ["/bin/bash", "-lc", "--"], "args": [args],
+        "env": [{"name": "NCCL_DEBUG", "value": "WARN"}, {"name": "PYTHONUNBUFFERED", "value": "1"}],
+        "volumeMounts": [{"mountPath": "/dev/shm", "name": "dshm"}],
+        "resources": {kind: {"cpu": 10 * gpus, "memory": f"{40 * gpus}Gi", "nvidia.com/gpu": gpus}
+                      for kind in ("requests", "limits")},
+        "readinessProbe": {"httpGet": {"path": "/health_generate", "port": 8080}, "failureThreshold": 3,
+                           "successThreshold": 1, "periodSeconds": 60, "timeoutSeconds": 200},
+        "livenessProbe": {"httpGet": {"path": "/health", "port": 8080}, "failureThreshold": 5,
+                          "successThreshold": 1, "periodSeconds": 60, "timeoutSeconds": 60},
+        "startupProbe": {"httpGet": {"path": "/health_generate", "port": 8080}, "failureThreshold": 150,
+                         "periodSeconds": 6, "initialDelaySeconds": 60, "timeoutSeconds": 30},
+    }
+    component = {
+        "annotations": {"prometheus.io/scrape": "true", "prometheus.io/port": "8080", "prometheus.io/path": "/metrics"},
+        "labels": {"logging-forward": "enabled"},
+        "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+        "volumes": [{"name": "dshm", "emptyDir": {"medium": "Memory"}}],
+        "runner": runner,
+    }
+    spec: dict = {
+        "disabled": False,
+        "supportedModelFormats": [{
+            "modelFramework": {"name": "transformers", "version": "4.47.0"},
+            "modelFormat": {"name": "safetensors", "version": "1.0.0"},
+            "modelArchitecture": arch, "autoSelect": auto, "priority": priority,
+        }],
+        "protocolVersions": ["openAI"],
+        "modelSizeRange": {"min": _size(low), "max": _size(high)},
+        "engineConfig": component,
+    }
+    if decoder:  # a prefill-decode disaggregated runtime: a decoder with its own runner
+        spec["decoderConfig"] = copy.deepcopy(component)
+    return {"apiVersion": API, "kind": "ClusterServingRuntime", "metadata": {"name": name}, "spec": spec}
+
+
+def model(name: str, arch: str, size: float) -> dict:
+    return {"apiVersion": API, "kind": "ClusterBaseModel", "metadata": {"name": name},
+            "spec": {"vendor": "example", "disabled": False, "displayName": name,
+                     "modelFormat": {"name": "safetensors", "version": "1.0.0"},
+                     "modelFramework": {"name": "transformers", "version": "4.47.0"},
+                     "modelArchitecture": arch, "modelParameterSize": _size(size),
+                     "storage": {"storageUri": f"hf://example/{name}", "path": f"/raid/models/{name}",
+                                 "key": "hf-token", "nodeSelector": {"node.kubernetes.io/instance-type": "BM.GPU.H100.8"}}}}
+
+
+def catalog(runtimes: int, models: int, seed: int) -> tuple[list[dict], list[dict]]:
+    """(runtimes, models): `runtimes` over the families' size bands and both engines (variants of a
+    band at other priorities and GPU counts, a tenth disaggregated), `models` over the families' sizes."""
+    rng = random.Random(seed)
+    bands = [(arch, family, size) for arch, family, sizes in FAMILIES for size in sizes]
+    out = []
+    for i in range(runtimes):
+        arch, family, size = bands[i % len(bands)]
+        engine = ENGINES[(i // len(bands)) % 2]
+        variant = i // (2 * len(bands))
+        name = f"{engine[0]}-{family}-{_size(size).lower()}" + (f"-v{variant}" if variant else "")
+        out.append(runtime(name, arch, size * 0.8, size * 1.2, engine, "v0.4.6.post1", priority=1 + variant % 3,
+                           gpus=1 + int(size // 40), decoder=i % 10 == 9))
+    ms = []
+    for i in range(models):
+        arch, family, size = bands[rng.randrange(len(bands))]
+        ms.append(model(f"{family}-{_size(size).lower()}-{i:03d}", arch, size))
+    return out, ms
+
+
+def upgrade(runtimes: list[dict], rng: random.Random) -> list[dict]:
+    """A catalog upgrade like OME v0.1.4 → v0.1.5: every image and launch command bumped (changes
+    selection does not read), a few runtimes created that serve a size band at a higher priority (groups
+    of models move), one runtime's autoSelect turned off (its models lose it unless another serves them),
+    a size band narrowed, a format weight set over its default."""
+    after = copy.deepcopy(runtimes)
+    for doc in after:
+        for part in ("engineConfig", "decoderConfig"):
+            runner = doc["spec"].get(part, {}).get("runner")
+            if runner:
+                runner["image"] = runner["image"].replace("v0.4.6.post1", "v0.4.8")
+                runner["args"] = [runner["args"][0] + " --enable-torch-compile"]
+    bands = {(d["spec"]["supportedModelFormats"][0]["modelArchitecture"], d["spec"]["modelSizeRange"]["max"]): d
+             for d in runtimes}
+    for _, doc in rng.sample(sorted(bands.items()), 4):
+        created = copy.deepcopy(doc)
+        created["metadata"]["name"] = doc["metadata"]["name"] + "-h200"
+        created["spec"]["supportedModelFormats"][0]["priority"] = 5
+        after.append(created)
+    picks = rng.sample(range(len(runtimes)), 3)
+    after[picks[0]]["spec"]["supportedModelFormats"][0]["autoSelect"] = False
+    after[picks[1]]["spec"]["modelSizeRange"]["min"] = after[picks[1]]["spec"]["modelSizeRange"]["max"]
+    after[picks[2]]["spec"]["supportedModelFormats"][0]["modelFormat"]["weight"] = 3
     return after
 
 
-def snapshots(directory: Path, runtimes: int, models: int) -> tuple[str, str, int]:
-    before = cluster_documents(runtimes, models=models, seed=15)
-    (directory / "before.yaml").write_text(yaml.safe_dump_all(before, sort_keys=False))
-    cluster = load([str(directory / "before.yaml")])
-    queries = [Query(NAMESPACE, model=m.name) for m in cluster.models]
-    result = ask.ask(cluster, queries, Variant.RANK).answer
-    winners = {a.ranking[0].name for a in result.queries.values() if a.ranking}
-    after = mutate(before, FIELDS, random.Random(15), winners)
-    (directory / "after.yaml").write_text(yaml.safe_dump_all(after, sort_keys=False))
-    fields = len(changes.diff(cluster, load([str(directory / "after.yaml")])))
-    return str(directory / "before.yaml"), str(directory / "after.yaml"), fields
+def snapshots(directory: Path, runtimes: int, models: int) -> tuple[str, str]:
+    before, ms = catalog(runtimes, models, seed=25)
+    after = upgrade(before, random.Random(25))
+    paths = []
+    for side, documents in (("before", before), ("after", after)):
+        path = directory / f"{side}.yaml"
+        path.write_text(yaml.safe_dump_all(ms + documents, sort_keys=False))
+        paths.append(str(path))
+    return paths[0], paths[1]
 
 
-def timed(argv: list[str], repeat: int) -> tuple[float, str]:
-    times, out = [], ""
+def measured(argv: list[str], repeat: int) -> tuple[float, float, str]:
+    """(median seconds, largest peak RSS in MB, stdout) of `ome-asp ARGV` in its own process."""
+    times, peaks, out = [], [], ""
     for _ in range(repeat):
-        stdout = io.StringIO()
         start = time.perf_counter()
-        cli(argv, stdout=stdout, stderr=io.StringIO())
+        process = subprocess.Popen([sys.executable, "-m", "ome_asp", *argv], stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL, cwd=ROOT)
+        out = process.stdout.read().decode()
+        process.stdout.close()
+        _, status, usage = os.wait4(process.pid, 0)
         times.append(time.perf_counter() - start)
-        out = stdout.getvalue()
-    return statistics.median(times), out
+        peaks.append(usage.ru_maxrss / 1024)
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise SystemExit(f"ome-asp {' '.join(argv)} failed (exit {os.waitstatus_to_exitcode(status)})")
+    return statistics.median(times), max(peaks), out
 
 
-def section(runtimes: int, models: int, fields: int, explain: float, compare: float, report: dict) -> str:
-    changed = len(report["items"])
-    sets = sum(len(item["causes"]) for item in report["items"])
-    ratio = compare / explain
+def profile(argv: list[str], top: int = 25) -> str:
+    """cProfile of one in-process run: the functions by cumulative time, with their call counts."""
+    from ome_asp.cli import main as cli
+
+    profiler = cProfile.Profile()
+    profiler.runcall(cli, argv, stdout=io.StringIO(), stderr=io.StringIO())
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(top)
+    return text.getvalue()
+
+
+def section(runtimes: int, models: int, rows: dict[str, tuple[float, float]], report: str) -> str:
+    explain = rows["explain --all-models -j 1 -o json (before)"][0]
+    table = "".join(f"| `{name}` | {seconds:,.2f} s | {seconds / explain:.2f}× | {peak:,.0f} MB |\n"
+                    for name, (seconds, peak) in rows.items())
+    worst = max(seconds for seconds, _ in rows.values()) / explain
+    peak = max(p for _, p in rows.values())
     return (
         f"{HEADING}\n\n"
-        f"Measured by `python benchmarks/compare.py` (issue 15's goal: ≤ 3× one explain). Two snapshots of "
-        f"{models} models × {runtimes} runtimes (benchmarks/clusters.py) that differ in {fields} fields selection "
-        f"reads; both commands in-process through the CLI, YAML in, JSON out, medians of the same run. compare ranks "
-        f"both snapshots (two worlds of one grounding, the ranking program: no No rows), explains only the {changed} "
-        f"models whose runtime changed, runs one search for the smallest edit sets per changed model ({sets} sets "
-        "found) and verifies every set in one more grounding (one world per set); so it costs less than one explain "
-        "of every model with all its No rows. Absolute times depend on the machine's load (this one is shared); "
-        "the ratio is of one run.\n\n"
-        "| explain --all-models (one snapshot) | compare --all-models | ratio | goal ≤ 3× |\n|---:|---:|---:|---|\n"
-        f"| {explain * 1000:,.1f} ms | {compare * 1000:,.1f} ms | {ratio:.2f}× | {'yes' if ratio <= 3 else '**no**'} |\n"
+        f"Measured by `python benchmarks/compare.py` (issue 25's goals: compare within 1.5× one explain of one "
+        f"snapshot, ≤ 300 MB). A catalog the size of OME's: {runtimes} ClusterServingRuntimes with full engine "
+        f"configs (runner, command, args, resources, probes, volumes; a tenth with a decoder) × {models} "
+        f"ClusterBaseModels, and its upgrade (every image and launch command bumped, 4 runtimes created at a higher "
+        f"priority, one autoSelect turned off, a size band narrowed, a weight set). Each command in its own process, "
+        f"YAML in; medians of the same run, peak RSS from wait4.\n\n"
+        f"{report}\n\n"
+        "| command | time | ratio to explain | peak RSS |\n|---|---:|---:|---:|\n" + table +
+        f"\nGoals: ratio {worst:.2f}× ({'met' if worst <= 1.5 else '**not met**'}), "
+        f"peak {peak:,.0f} MB ({'met' if peak <= 300 else '**not met**'}).\n"
     )
 
 
@@ -131,17 +240,23 @@ def write_section(text: str) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--quick", action="store_true", help="20 runtimes × 20 models, once, print only")
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top functions of one compare, no timing")
     args = parser.parse_args(argv)
-    runtimes, models, repeat = (50, 10, 1) if args.quick else (550, 100, 3)
-    import json
-
+    runtimes, models, repeat = (20, 20, 1) if args.quick else (200, 200, 3)
     with tempfile.TemporaryDirectory() as directory:
-        before, after, fields = snapshots(Path(directory), runtimes, models)
-        explain, _ = timed(["explain", "--all-models", "-n", NAMESPACE, "-f", before, "-o", "json"], repeat)
-        compare, out = timed(["compare", "--before", before, "--after", after, "--all-models", "-n", NAMESPACE,
-                              "-o", "json"], repeat)
-    text = section(runtimes, models, fields, explain, compare, json.loads(out))
+        before, after = snapshots(Path(directory), runtimes, models)
+        compare = ["compare", "--before", before, "--after", after, "--all-models"]
+        if args.profile:
+            print(profile(compare))
+            return 0
+        rows, outputs = {}, {}
+        for name, command in (("explain --all-models -j 1 -o json (before)", ["explain", "--all-models", "-j", "1", "-f", before, "-o", "json"]),
+                              ("compare --all-models", compare), ("compare --all-models -o json", compare + ["-o", "json"])):
+            seconds, peak, outputs[name] = measured(command, repeat)
+            rows[name] = (seconds, peak)
+    summary = outputs["compare --all-models"].splitlines()[1]  # the counts of what changed
+    text = section(runtimes, models, rows, f"What the upgrade does (compare's summary line): {summary}")
     print(text)
     if not args.quick:
         write_section(text)

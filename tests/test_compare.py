@@ -9,7 +9,10 @@ import itertools
 import json
 import re
 import shlex
+import subprocess
+import sys
 
+import pytest
 import yaml
 from conftest import FIXTURES, ROOT, run_cli
 from hypothesis import HealthCheck, event, given, settings
@@ -436,3 +439,33 @@ def test_docs_compare_md_shows_the_real_output(monkeypatch):
     for _, command, shown in blocks:
         result = run_cli(*shlex.split(command))
         assert result.code == 1 and result.stdout == shown, command
+
+
+def test_models_alike_but_for_their_names_share_one_search(tmp_path, monkeypatch):
+    """Issue 25 (speed): a catalog's models of one architecture and size band are one search for the
+    causes, not one each; each set is still verified for every model; a model a change touches is searched alone."""
+    from ome_asp.analysis import compare as analysis
+
+    searches = []
+    search = analysis.minimal_causes
+    monkeypatch.setattr(analysis, "minimal_causes", lambda *a: searches.append(a[2]) or search(*a))
+    before = [model(f"m{i}") for i in range(6)] + two_runtimes()[1:]
+    after = copy.deepcopy(before)
+    after[-1]["spec"]["supportedModelFormats"][0]["priority"] = 3  # b wins for every model (O2)
+    after[0]["spec"]["modelParameterSize"] = "8B"  # m0 changes too: its own search
+    code, report = causes(tmp_path, before, after, "--all-models")
+    assert [q.model for q in searches] == ["m0", "m1"]
+    assert report["summary"]["moved"] == 6
+    assert {json.dumps(item["causes"]) for item in report["items"][1:]} == {json.dumps(
+        [[{"object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "b"},
+           "path": "spec.supportedModelFormats[0].priority", "from": 1, "to": 3}]])}
+
+
+@pytest.mark.slow
+def test_the_catalog_benchmark_runs_on_tiny_sizes():
+    """benchmarks/compare.py (issue 25's OME-sized catalog and its upgrade) on 20 × 20, print only."""
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "compare.py"), "--quick"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert "| `compare --all-models` |" in result.stdout and "| `compare --all-models -o json` |" in result.stdout
+    assert re.search(r"compare's summary line\): 20 models: \d+ moved", result.stdout)

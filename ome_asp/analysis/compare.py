@@ -118,6 +118,8 @@ def compare_snapshots(before: Cluster, after: Cluster, queries: list[Query], nou
                if not any(c.object == raw[0] and diffing.covers(c.path, raw[1]) for c in read)]
     items, unchanged = compared((before, after), queries)
     searched = []
+    alike: dict[tuple, tuple] = {}  # the search of a model like an earlier one, and its optimum
+    touched = {c.object for c in read}
     for item in items:
         query, a, b = item.query, item.before, item.after
         if before.profile.go_sort:
@@ -126,10 +128,31 @@ def compare_snapshots(before: Cluster, after: Cluster, queries: list[Query], nou
         elif state(a)[0] != "selected" or state(b)[0] != "selected":
             item.note = "no cause searched: a snapshot answers this query with an error or an outcome, not a selection"
         else:
-            item.causes, item.optimum = minimal_causes(before, after, query, a, b, read)
+            key = _model_alike(before, after, item, touched)
+            if key is None or key not in alike:
+                alike[key] = minimal_causes(before, after, query, a, b, read)
+            item.causes, item.optimum = alike[key]
             searched.append(item)
-    _verified(before, searched)
+    _verified(before, searched)  # every set, also a shared one, selected again for each of its queries
     return Comparison(("before", "after"), items, unchanged, len(queries), noun, read, ignored, before.profile.name)
+
+
+def _model_alike(before: Cluster, after: Cluster, item: Item, touched: set) -> tuple | None:
+    """What makes two model queries' searches the same one: the models the
+    query reads (M1) equal but for their names, unchanged, in one namespace,
+    with the same answers on both sides. Nothing else a search reads names
+    the model (runtimes never do), so the facts differ only in that name and
+    the smallest sets are the same (a catalog's models of one architecture
+    and size band: one search, not one per model; issue 25). None: an
+    InferenceService, or a model some change touches: searched alone."""
+    query = item.query
+    if query.model is None:
+        return None
+    models = [m for c in (before, after) for m in c.models if m.name == query.model and m.namespace in (None, query.namespace)]
+    if any(diffing.object_key(m) in touched for m in models):
+        return None
+    shape = tuple(sorted(repr(dataclasses.replace(m, name="", source=None)) for m in models))
+    return (query.namespace, shape, state(item.before), state(item.after))
 
 
 def _is_read(profile: profiles.Profile, change: Change, old: dict, new: dict) -> bool:
