@@ -469,3 +469,24 @@ def test_the_catalog_benchmark_runs_on_tiny_sizes():
     assert result.returncode == 0, result.stderr
     assert "| `compare --all-models` |" in result.stdout and "| `compare --all-models -o json` |" in result.stdout
     assert re.search(r"compare's summary line\): 20 models: \d+ moved", result.stdout)
+
+
+def test_markdown_details_fence_outlasts_backticks_in_values(tmp_path):
+    """A manifest value holding ``` does not end the folded details' code block."""
+    before = two_runtimes()
+    before[2]["spec"]["supportedModelFormats"][0].update(modelArchitecture="Llama```X", priority=3)
+    after = copy.deepcopy(before)
+    after[2]["spec"]["supportedModelFormats"][0]["modelArchitecture"] = "LlamaForCausalLM"
+    result = run_cli("compare", *pair(tmp_path, before, after), "--model", "m", "-o", "markdown")
+    details = result.stdout.split("<details><summary>Details: each query and its causes</summary>\n\n")[1]
+    assert details.startswith("````\n") and "modelArchitecture: Llama```X → LlamaForCausalLM\n````\n" in details
+
+
+def test_yaml_causes_are_manifest_paths_too(tmp_path):
+    onnx = entry(modelFormat={"name": "onnx", "version": "1"}, modelFramework={"name": "onnxruntime"})
+    before = [model("m"), runtime("x", supportedModelFormats=[entry(), onnx])]
+    after = [model("m"), runtime("x", supportedModelFormats=[entry(autoSelect=False)])]
+    result = run_cli("compare", *pair(tmp_path, before, after), "--model", "m", "-o", "yaml")
+    (cause,) = yaml.safe_load(result.stdout)["items"][0]["causes"]
+    assert cause[0]["entries"][0] == {"path": "spec.supportedModelFormats[0].autoSelect", "from": True, "to": False}
+    assert "auto_select" not in result.stdout and "model_format" not in result.stdout

@@ -183,3 +183,26 @@ def test_git_revisions_never_reach_git_as_flags(repo, revisions, message):
 def test_git_paths_stay_inside_the_repository(repo):
     result = run_cli("compare", "--git", "v1..main", "-f", "../../etc", "--all-models")
     assert (result.code, result.stderr) == (2, 'error: --git: ../../etc is not a path inside the repository\n')
+
+
+def test_git_messages_name_the_revision_not_a_temporary_directory(repo):
+    result = run_cli("compare", "--git", "v1..main", "-f", "config/missing.yaml", "--all-models")
+    assert result.code == 2 and result.stderr.startswith("error: v1:config/missing.yaml: "), result.stderr
+
+
+def test_profiles_a_name_in_neither_snapshot_is_explains_error(tmp_path):
+    path = write(tmp_path / "m.yaml", two_runtimes())
+    result = run_cli("compare", "-f", path, "--profiles", "v1.3,v1.2.2", "--model", "no-such-model")
+    assert (result.code, result.stderr) == (2, 'error: clusterbasemodels.ome.io "no-such-model" not found\n')
+
+
+def test_a_namespace_neither_snapshot_holds_is_explains_warning_per_side(tmp_path):
+    """Issue 28 item 4: -n with a typo compared silently; explain warns (an error with --strict)."""
+    documents = [model("m", "team"), runtime("a", "team")]
+    path = write(tmp_path / "m.yaml", documents)
+    result = run_cli("compare", "--before", path, "--after", path, "--model", "m", "-n", "taem")
+    explain = run_cli("explain", "-f", path, "--model", "m", "-n", "taem")
+    warning = explain.stderr.splitlines()[0].removeprefix("warning: ")
+    assert result.stderr.startswith(f"warning: before: {warning}\nwarning: after: {warning}\n")
+    strict = run_cli("compare", "--before", path, "--after", path, "--model", "m", "-n", "taem", "--strict")
+    assert (strict.code, strict.stderr) == (2, f"error: {warning}\n")

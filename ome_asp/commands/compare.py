@@ -57,7 +57,7 @@ from ome_asp.analysis.compare import (
     state,
 )
 from ome_asp.commands.options import add_explain_targets, check_single_answer, load_cluster, source_inputs
-from ome_asp.errors import Exit, InputError, UsageError
+from ome_asp.errors import Exit, InputError, OmeAspError, UsageError
 from ome_asp.input import changes as diffing
 from ome_asp.input import profiles
 from ome_asp.input.documents import shown
@@ -160,11 +160,19 @@ def side_args(args, paths: list[str], kustomizations: list[str], from_cluster: b
                                  "kustomize": kustomizations + held, "from_cluster": from_cluster, **cluster})
 
 
-def load_side(label: str, args, stdin, stderr: TextIO) -> Cluster:
-    """One snapshot, read by explain's readers; its warnings named by the side."""
+def load_side(label: str, args, stdin, stderr: TextIO, tree: str | None = None) -> Cluster:
+    """One snapshot, read by explain's readers; its warnings named by the
+    side. `tree`: the temporary directory of a git revision, named in
+    messages as `REV:` (as `git show REV:PATH` names a file)."""
     captured = io.StringIO()
-    cluster = load_cluster(args, stdin, captured)
-    _warn(label, [line.removeprefix("warning: ") for line in captured.getvalue().splitlines()], stderr)
+    try:
+        cluster = load_cluster(args, stdin, captured)
+    except OmeAspError as error:
+        if tree is None:
+            raise
+        raise type(error)(str(error).replace(tree, f"{label}:")) from None
+    lines = [line.removeprefix("warning: ") for line in captured.getvalue().splitlines()]
+    _warn(label, [line if tree is None else line.replace(tree, f"{label}:") for line in lines], stderr)
     _check_contents(label, cluster, args.allow_empty, stderr)
     return cluster
 
@@ -221,7 +229,8 @@ def snapshots(args, stdin, stderr: TextIO):
             where = os.path.join(root, prefix)
             paths = [_inside(root, where, p) for p in args.filename]
             kustomizations = [_inside(root, where, d) for d in args.kustomize]
-            clusters.append(load_side(revision, side_args(args, paths, kustomizations, False), stdin, stderr))
+            clusters.append(load_side(revision, side_args(args, paths, kustomizations, False), stdin, stderr,
+                                      root + os.sep))
         yield clusters[0], clusters[1]
 
 
@@ -478,10 +487,12 @@ def render_markdown(result: Comparison) -> str:
         lines += ["", "| cause | what it did |", "|---|---|"]
         lines += [f"| {' | '.join(_cell(part) for part in title.rsplit(f' {GROUP_ARROW} ', 1))} |"
                   for title in map(group_title, groups)]
-        lines += ["", "<details><summary>Details: each query and its causes</summary>", "", "```"]
-        for group in groups:
-            lines += _group_text(group, result.labels) if len(group) > 1 else _item_text(group[0], result.labels)
-        lines += ["```", "", "</details>"]
+        details = [line for group in groups
+                   for line in (_group_text(group, result.labels) if len(group) > 1 else _item_text(group[0], result.labels))]
+        # a fence longer than any run of backticks in the manifests' values, so none ends it
+        fence = "`" * max([3] + [len(run) + 1 for line in details for run in re.findall("`+", line)])
+        lines += ["", "<details><summary>Details: each query and its causes</summary>", "", fence, *details, fence, "",
+                  "</details>"]
     if result.ignored:
         count = len(result.ignored)
         lines += ["", f"<details><summary>{count} change{'s' * (count != 1)} selection does not read</summary>", "",
