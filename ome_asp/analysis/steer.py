@@ -24,7 +24,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from ome_asp.analysis.edits import MAX_SETS, Claim, EditTerms, select_again, verify
-from ome_asp.errors import OmeAspError, UsageError
+from ome_asp.errors import UsageError
 from ome_asp.input.documents import shown as shown_name
 from ome_asp.input.objects import (
     CLUSTER_SERVING_RUNTIME,
@@ -60,16 +60,17 @@ from ome_asp.solver.programs import Variant
 EDITABLE = frozenset({
     "entry", "entry_priority", "entry_auto_select", "runtime_disabled",
     "runtime_size_range", "runtime_size_bound", "runtime_range_width",
-    "isvc_accelerator_request", "isvc_mode_annotation",
+    "isvc_accelerator_request", "isvc_mode_annotation", "runtime_accelerator_class", "runtime_mode",
 })
 # The edit kinds, as encoding/steer.lp names them (its kind_rank/2 orders them
 # for minimality); this order is only how an edit set is listed.
-KINDS = ("priority", "weight", "auto_select", "operator", "version", "size_range", "accelerator_class",
-         "deployment_mode", "disable", "enable", "runtime_name")
+KINDS = ("priority", "weight", "auto_select", "operator", "version", "size_range", "runtime_classes", "runtime_mode",
+         "accelerator_class", "deployment_mode", "disable", "enable", "runtime_name")
 # What each kind changes, for "only ... helps" (issue 16: say which kind would).
 KIND_TEXT = {
     "priority": "an entry's priority", "weight": "an entry's weight", "auto_select": "an entry's autoSelect",
     "operator": "an entry's version operator", "version": "an entry's version", "size_range": "the size range",
+    "runtime_classes": "the runtime's acceleratorClasses", "runtime_mode": "the runtime's deployment-mode annotation",
     "accelerator_class": "the InferenceService's accelerator class",
     "deployment_mode": "the InferenceService's deployment-mode annotation",
     "disable": "disabling a rival", "enable": "re-enabling the runtime",
@@ -87,6 +88,12 @@ ISVC_FIELDS = (
     ("accelerator_class", "decoder", "decoder_class", ("spec", "decoder", "acceleratorOverride", "acceleratorClass")),
     ("deployment_mode", "engine", "engine_mode", ("spec", "engine", "annotations", "ome.io/deploymentMode")),
     ("deployment_mode", "decoder", "decoder_mode", ("spec", "decoder", "annotations", "ome.io/deploymentMode")),
+)
+# The runtime's own fields steer may set (issue 24: W3, A2, D2), as ISVC_FIELDS.
+RUNTIME_FIELDS = (
+    ("runtime_classes", None, "accelerator_classes", ("spec", "acceleratorRequirements", "acceleratorClasses")),
+    ("runtime_mode", "engine", "engine_mode", ("spec", "engineConfig", "annotations", "ome.io/deploymentMode")),
+    ("runtime_mode", "decoder", "decoder_mode", ("spec", "decoderConfig", "annotations", "ome.io/deploymentMode")),
 )
 INT32_MAX, INT64_MIN, INT64_MAX = 2**31 - 1, -(2**63), 2**63 - 1
 
@@ -108,7 +115,8 @@ class Edit:
 
     def describe(self) -> str:
         # an empty string is a value (spec 0.2: "set"), quoted so it does not read as nothing
-        shown = lambda v: "absent" if v is None else ("true" if v is True else "false" if v is False else '""' if v == "" else str(v))  # noqa: E731
+        shown = lambda v: ("absent" if v is None else "true" if v is True else "false" if v is False else '""' if v == ""  # noqa: E731
+                           else "[" + ", ".join(v) + "]" if isinstance(v, (list, tuple)) else str(v))
         if self.kind == "runtime_name":
             change = f"spec.runtime.name: {shown(self.old['name'])} → {self.new['name']}"
             if self.old["kind"] != self.new["kind"]:
@@ -117,7 +125,7 @@ class Edit:
         if self.kind in ("disable", "enable"):
             return f"{self.runtime}: spec.disabled: {shown(self.old)} → {shown(self.new)}"
         if self.new is None:
-            return f"{object_text(self.runtime)}: remove {self.path}" + (f" (was {shown(self.old)})" if isinstance(self.old, str) else "")
+            return f"{object_text(self.runtime)}: remove {self.path}" + (f" (was {shown(self.old)})" if isinstance(self.old, (str, list)) else "")
         return f"{object_text(self.runtime)}: {self.path}: {shown(self.old)} → {shown(self.new)}"
 
     @property
@@ -147,8 +155,8 @@ class Edit:
         """The object (a Runtime, or the InferenceService for its kinds) with the edit made."""
         if self.kind == "runtime_name":
             return dataclasses.replace(obj, runtime_name=self.new["name"], runtime_kind=self.new["kind"])
-        if self.field is not None:
-            return dataclasses.replace(obj, **{self.field: self.new})
+        if self.field is not None:  # a list is stored as the loader's tuple
+            return dataclasses.replace(obj, **{self.field: tuple(self.new) if isinstance(self.new, list) else self.new})
         if self.kind in ("disable", "enable"):
             return dataclasses.replace(obj, disabled=self.new)
         if self.kind == "size_range":
@@ -218,6 +226,7 @@ class SteerResult:
     denied: list  # report.denials: runtimes admission would deny (warned on stderr, `denied` in the report)
     named: RuntimeRef | None = None  # the runtime the InferenceService names (spec.runtime.name): no ranking decides
     optimum: list[Criterion] = field(default_factory=list)  # steer.lp's, where the edit sets are its optima (--show opt)
+    denial: str | None = None  # the webhook's message for the wanted runtime before the edits (I9, W3, W4)
 
     @property
     def pinned(self) -> bool:
@@ -248,8 +257,9 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
         raise reasons.query_error(before.error, cluster, query.namespace)
     if before.ended is not None:  # profiles.md section 0: there is no order to steer
         raise Ended(before, denied)
-    if want not in before.verdicts:  # I9: only a denied runtime is no candidate; the message says why
-        raise OmeAspError(f"{want} is not a candidate: the admission webhook would deny it: {dict(denied)[want]}")
+    # I9: only a denied runtime is no candidate; the search looks for edits that
+    # admit it too (issue 24: W3, W4; steer.lp evaluates admission on the edits)
+    denial = dict(denied).get(want)
     isvc = next((i for i in cluster.inference_services
                  if query.isvc is not None and (i.namespace, i.name) == (query.namespace, query.isvc)), None)
     if own == "isvc" and isvc is None:
@@ -270,7 +280,7 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
     found, optimum, candidates = _search(cluster, query, runtime, before, isvc, own)
     edit_sets = [_verified(cluster, query, want, edits) for edits in found]
     if edit_sets:
-        return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied, optimum=optimum)
+        return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied, optimum=optimum, denial=denial)
     unnamed = []  # why naming the runtime does not make OME use it either
     if own == "isvc":  # D-66: the InferenceService's fields cannot steer the ranking: name the runtime (X1)
         named = _steer_named(cluster, query, want, isvc, before, denied)
@@ -278,8 +288,12 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
             return named
         unnamed = named.impossible
     helps = _what_helps(cluster, query, runtime, before, isvc, own)
-    impossible = helps + unnamed + ([] if helps else _why_impossible(before.verdicts[want]))
-    return SteerResult(want, query, blockers, [], before, impossible, candidates, denied)
+    if denial is not None:
+        why = [f"the admission webhook denies it ({denial}) and no edit set admits it and makes it win"]
+    else:
+        why = _why_impossible(before.verdicts[want])
+    impossible = helps + unnamed + ([] if helps else why)
+    return SteerResult(want, query, blockers, [], before, impossible, candidates, denied, denial=denial)
 
 
 def _search(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, isvc: InferenceService | None,
@@ -353,6 +367,8 @@ class _Candidates:
         self.own_runtime = own in ("all", "runtime")
         self.rivals = [r for r in before.ranking if r != self.want] if own == "all" else []
         self.isvc = isvc if own in ("all", "isvc") else None
+        self.asking = isvc  # what the InferenceService asks for, whoever may change it
+        self.known_classes = {c.name for c in cluster.accelerator_classes}
         self.model = _model(cluster, before)
         self.model_size = None if self.model is None or self.model.size is None else (self.model.size, parse_size(self.model.size))
         self.terms: EditTerms[Edit] = EditTerms()
@@ -373,7 +389,8 @@ class _Candidates:
     def _runtime_edits(self, builder: FactBuilder, entries: EntryTables, t: Term) -> None:
         fact = builder.fact
         targets = sorted({self.before.verdicts[r].score for r in self.before.ranking if r != self.want} | {0})
-        priorities = set()
+        # W4: setting one entry's priority to another's resolves a conflict
+        priorities = {e.priority for e in self.runtime.entries if e.priority is not None}
         for entry in self.runtime.entries:
             a = _reading(entry.model_format.weight, 10) + _reading(entry.model_framework.weight, 5)
             priorities |= {p for s in targets for p in _thresholds(s, a) if 1 <= p <= INT32_MAX}
@@ -398,6 +415,7 @@ class _Candidates:
                 fact.edit_auto_select(self._edit(builder, edit, term("auto_select", i), term("auto_select", i)), i)
             self._signature_edits(builder, entries, i, entry)
         self._range_edits(builder)
+        self._runtime_field_edits(builder)
         if self.runtime.disabled:  # Q2: re-enabling is an edit of the wanted runtime's own manifest
             edit = Edit("enable", self.want, "spec.disabled", True, False)
             fact.edit_enable(self._edit(builder, edit, const("enable"), const("enable")), t)
@@ -469,6 +487,43 @@ class _Candidates:
                 if value is not None:
                     (fact.edit_accelerator if kind == "accelerator_class" else fact.edit_mode)(edit_term, i, const(where), value)
 
+    def _runtime_field_edits(self, builder: FactBuilder) -> None:
+        """The wanted runtime's acceleratorClasses and deployment-mode
+        annotations (issue 24): drop the classes W3 denies; add a class the
+        InferenceService asks for (A2); set a mode annotation the runtime
+        writes to the one it asks for (D4), or remove it. A written list or
+        annotation only: creating acceleratorRequirements or an engineConfig
+        would change what the webhook's other checks read."""
+        fact, rt, isvc = builder.fact, self.runtime, self.asking
+        for kind, component, attr, keys in RUNTIME_FIELDS:
+            old = getattr(rt, attr)
+            if old is None:
+                continue
+            path = ".".join(keys[:-1]) + (f'["{keys[-1]}"]' if "/" in keys[-1] else f".{keys[-1]}")
+            if kind == "runtime_classes":
+                known = [c for c in old if c in self.known_classes]
+                asked = [] if isvc is None else [isvc.accelerator_annotation, isvc.selector_class, isvc.engine_class, isvc.decoder_class]
+                values = ([known or None] if len(known) < len(old) else [])
+                values += [[*known, c] for c in dict.fromkeys(a for a in asked if a is not None and a not in old)]
+                for n, value in enumerate(values):
+                    edit = Edit(kind, self.want, path, list(old), value, field=attr, keys=keys)
+                    # adding a class changes what every InferenceService using the runtime gets:
+                    # counted as an edit to other objects; dropping one W3 denies changes nothing else
+                    edit_term = self._edit(builder, edit, term("classes", n), const("runtime_classes"),
+                                           others=value is not None and len(value) > len(known))
+                    fact.edit_runtime_classes(edit_term)
+                    for position, name in enumerate(value or ()):
+                        fact.edit_runtime_class(edit_term, position, name)
+            else:
+                asked = [] if isvc is None else [isvc.engine_mode if component == "engine" else isvc.decoder_mode, isvc.deployment_mode]
+                for value in [*dict.fromkeys(a for a in asked if a is not None and a != old), None]:
+                    edit = Edit(kind, self.want, path, old, value, field=attr, keys=keys)
+                    edit_term = self._edit(builder, edit, term("runtime_mode", const(component), value if value is not None else const("none")),
+                                           term("runtime_mode", const(component)), 0 if value is not None else 1, others=True)
+                    fact.edit_runtime_mode(edit_term, const(component))
+                    if value is not None:
+                        fact.edit_runtime_mode_value(edit_term, const(component), value)
+
     def _range_edits(self, builder: FactBuilder) -> None:
         fact, exact = builder.fact, builder.exact
         size_range = self.runtime.size_range
@@ -521,13 +576,14 @@ class _Candidates:
             fact.edit_width(edit_term, exact(high - low))
         return True
 
-    def _edit(self, builder: FactBuilder, edit: Edit, edit_term: Term, slot: Term, change=None) -> Term:
+    def _edit(self, builder: FactBuilder, edit: Edit, edit_term: Term, slot: Term, change=None, others: bool = False) -> Term:
+        """Name `edit` in the program; `others`: it changes what other objects get, as an edit of them does."""
         fact = builder.fact
         self.terms.name(edit_term, edit)
         fact.edit(edit_term)
         fact.edit_kind(edit_term, const(edit.kind))
         fact.edit_slot(edit_term, slot)
-        if edit.runtime != self.want:
+        if edit.runtime != self.want or others:
             fact.edit_on_other(edit_term)
         if change is not None:
             fact.edit_change(edit_term, builder.exact(change))

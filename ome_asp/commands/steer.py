@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import shlex
 
-from ome_asp.analysis.steer import OWN, Edit, EditSet, Ended, SteerResult, object_text, steer
+from ome_asp.analysis.steer import OWN, Edit, EditSet, Ended, SteerResult, steer
 from ome_asp.commands.options import add_explain_targets, load_cluster, print_denied, print_outcome
-from ome_asp.errors import Exit, InternalError, OmeAspError, UsageError
+from ome_asp.errors import Exit, OmeAspError, UsageError
 from ome_asp.input.documents import quote
 from ome_asp.input.documents import shown as shown_name
 from ome_asp.input.loader import closest
@@ -61,6 +61,9 @@ def render_text(result: SteerResult) -> str:
         lines.append(f"{names} comes before every ClusterServingRuntime in {query.namespace} whatever the score (O1), "
                      f"so only disabling it lets {want.name} win; other ways: name {want.name} in the InferenceService's "
                      f"spec.runtime.name, or create a ServingRuntime copy of {want.name} in {query.namespace}.")
+    if result.denial is not None and result.edit_sets:
+        lines.append(f"The admission webhook denies {want.name} as written ({result.denial}, I9): "
+                     "each edit set below admits it too.")
     if not result.edit_sets:
         lines.append(f"Impossible: no edit set makes {want.name} win, because")
         lines += [f"  {reason}" for reason in result.impossible]
@@ -94,7 +97,7 @@ def to_document(result: SteerResult) -> dict:
     for edit_set in result.edit_sets:
         sets.append({
             "edits": [{"object": ref(e.runtime), "path": e.path, "from": e.old, "to": e.new} for e in edit_set.edits],
-            "patches": [{"object": ref(r), "type": kind, "patch": patch} for r, (kind, patch) in _patches(edit_set).items()],
+            "patches": [{"object": ref(r), "type": kind, "patch": patch} for r, kind, patch in _patches(edit_set)],
             "rankingAfter": [ref(r) for r in edit_set.answer.ranking],
             # the runtime OME uses after the edits: the first of the ranking, or the named one (X1)
             "selectedAfter": ref(edit_set.answer.outcome.used if result.pinned else edit_set.answer.ranking[0]),
@@ -110,27 +113,27 @@ def to_document(result: SteerResult) -> dict:
         "blockedBy": [ref(b) for b in result.blockers],
         "editSets": sets,
         "impossible": result.impossible or None,
+        "deniedBefore": result.denial,  # the webhook's message for the wanted runtime as written (I9), or null
     }
 
 
-def _patches(edit_set: EditSet) -> dict[RuntimeRef, tuple[str, list[dict] | dict]]:
-    """The edit set as one patch per object, in the set's order: RFC 6902
-    operations (type json), or for the InferenceService's fields one RFC 7386
-    document (type merge, Edit.merge)."""
-    by_object: dict[RuntimeRef, list[Edit]] = {}
+def _patches(edit_set: EditSet) -> list[tuple[RuntimeRef, str, list[dict] | dict]]:
+    """The edit set as patches per object, in the set's order: RFC 6902
+    operations (type json), and for the fields whose maps may be absent one
+    RFC 7386 document (type merge, Edit.merge): the InferenceService's, a
+    runtime's acceleratorClasses and mode annotations (a runtime may need both)."""
+    by_object: dict[tuple[RuntimeRef, bool], list[Edit]] = {}
     for edit in edit_set.edits:
-        by_object.setdefault(edit.runtime, []).append(edit)
-    patches = {}
-    for obj, edits in by_object.items():
-        if any(e.merge for e in edits):
-            if not all(e.merge for e in edits):
-                raise InternalError(f"steer: {object_text(obj)} has edits for a JSON and a merge patch")
+        by_object.setdefault((edit.runtime, edit.merge), []).append(edit)
+    patches: list[tuple[RuntimeRef, str, list[dict] | dict]] = []
+    for (obj, merge), edits in by_object.items():
+        if merge:
             document: dict = {}
             for e in edits:
                 _deep_merge(document, e.merge_patch())
-            patches[obj] = ("merge", document)
+            patches.append((obj, "merge", document))
         else:
-            patches[obj] = ("json", [e.json_patch() for e in edits])
+            patches.append((obj, "json", [e.json_patch() for e in edits]))
     return patches
 
 
@@ -153,7 +156,7 @@ def render_patch(result: SteerResult) -> str:
     lines = []
     for number, edit_set in enumerate(result.edit_sets, 1):
         lines.append(f"# edit set {number} of {len(result.edit_sets)}" + ("" if edit_set.edits else ": no edit is needed"))
-        for obj, (kind, patch) in _patches(edit_set).items():
+        for obj, kind, patch in _patches(edit_set):
             # Nothing user-derived where kubectl reads a flag (issue 28): the
             # namespace inside --namespace=, the object after `--`.
             namespace = [f"--namespace={obj.namespace}"] if obj.namespace is not None else []
