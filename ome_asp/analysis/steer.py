@@ -227,6 +227,8 @@ class SteerResult:
     named: RuntimeRef | None = None  # the runtime the InferenceService names (spec.runtime.name): no ranking decides
     optimum: list[Criterion] = field(default_factory=list)  # steer.lp's, where the edit sets are its optima (--show opt)
     denial: str | None = None  # the webhook's message for the wanted runtime before the edits (I9, W3, W4)
+    robust: bool = False  # edit_sets are robust: no name tie-break win, quirk edits last (--robust, issue 24)
+    other_sets: list[EditSet] = field(default_factory=list)  # the other search's cheapest (robust, or overall)
 
     @property
     def pinned(self) -> bool:
@@ -246,11 +248,14 @@ class Ended(Exception):
 OWN = ("all", "runtime", "isvc")  # --own: which objects steer may change
 
 
-def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") -> SteerResult:
+def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", robust: bool | None = None) -> SteerResult:
     """The smallest edit sets making `want` the one selected; `own` says which
     objects may change: the wanted runtime only, the InferenceService only
     (its accelerator classes and deployment-mode annotations, else its
-    spec.runtime), or any (the runtime, rivals, the InferenceService's fields)."""
+    spec.runtime), or any (the runtime, rivals, the InferenceService's fields).
+    `robust` (--robust): the sets must not win on the name tie-break and use
+    quirk edits last (steer.lp); None: robust where a robust set without
+    quirk edits exists, else the cheapest overall; False: cheapest overall."""
     result = ask.ask(cluster, [query], Variant.EXPLAIN).answer
     before, denied = result.queries[1], report.denials(result)
     if before.error is not None:
@@ -277,10 +282,17 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
     # (issue 16: steer said success where the ranking after still had another first).
     blockers = [] if want.namespaced else [r for r in before.ranking if r.namespaced]
     runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
-    found, optimum, candidates = _search(cluster, query, runtime, before, isvc, own)
+    searched = {mode: _search(cluster, query, runtime, before, isvc, own, mode) for mode in (True, False)
+                if robust is not False or not mode}
+    robust_sets, _, _ = searched.get(True, ([], [], []))
+    leads = robust is True or (robust is None and bool(robust_sets) and _quirks(searched[True][1]) == 0)
+    found, optimum, candidates = searched[leads]
+    others = searched.get(not leads, ([], [], []))[0][:1]  # the other search's cheapest, where it differs
+    others = [s for s in others if not found or {e.describe() for e in s} != {e.describe() for e in found[0]}]
     edit_sets = [_verified(cluster, query, want, edits) for edits in found]
     if edit_sets:
-        return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied, optimum=optimum, denial=denial)
+        return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied, optimum=optimum, denial=denial,
+                           robust=leads, other_sets=[_verified(cluster, query, want, edits) for edits in others])
     unnamed = []  # why naming the runtime does not make OME use it either
     if own == "isvc":  # D-66: the InferenceService's fields cannot steer the ranking: name the runtime (X1)
         named = _steer_named(cluster, query, want, isvc, before, denied)
@@ -296,11 +308,16 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all") ->
     return SteerResult(want, query, blockers, [], before, impossible, candidates, denied, denial=denial)
 
 
+def _quirks(optimum: list[Criterion]) -> int:
+    """The quirk edits of a robust search's optimum (steer.lp's fewest_quirk_edits)."""
+    return next(c.value for c in optimum if c.name == "fewest_quirk_edits")
+
+
 def _search(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, isvc: InferenceService | None,
-            own: str) -> tuple[list[list[Edit]], list[Criterion], list[Edit]]:
-    """The optimal edit sets of steer.lp over the edits `own` allows, their
-    optimum by name, and every candidate edit."""
-    candidates = _Candidates(cluster, query, runtime, before, own, isvc)
+            own: str, robust: bool = False) -> tuple[list[list[Edit]], list[Criterion], list[Edit]]:
+    """The optimal edit sets of steer.lp over the edits `own` allows (robust
+    ones: steer_robust), their optimum by name, and every candidate edit."""
+    candidates = _Candidates(cluster, query, runtime, before, own, isvc, robust)
     facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + programs.STEER)
     optima = ask.edit_sets(facts, Variant.STEER, MAX_SETS)
     return candidates.terms.decode(optima.sets), optima.optimum, candidates.terms.edits
@@ -360,8 +377,9 @@ class _Candidates:
     """The candidate edits `own` allows: for each, the facts that describe it."""
 
     def __init__(self, cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, own: str,
-                 isvc: InferenceService | None) -> None:
+                 isvc: InferenceService | None, robust: bool = False) -> None:
         self.runtime = runtime
+        self.robust = robust
         self.want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
         self.before = before
         self.own_runtime = own in ("all", "runtime")
@@ -377,6 +395,8 @@ class _Candidates:
         fact = builder.fact
         t = runtime_id(self.runtime.kind, self.runtime.namespace, self.runtime.name)
         fact.wanted(t)
+        if self.robust:
+            fact.steer_robust()
         if self.own_runtime:
             self._runtime_edits(builder, entries, t)
         for rival in self.rivals:
@@ -409,6 +429,7 @@ class _Candidates:
                     path = f"spec.supportedModelFormats[{i}].{'modelFormat' if side == 'format' else 'modelFramework'}.weight"
                     edit = Edit("weight", self.want, path, ref.weight, w, entry=i, side=side)
                     edit_term = self._edit(builder, edit, term("weight", i, const(side), _int_arg(w)), term("number", i), abs(w - ref.weight))
+                    fact.edit_side(edit_term, const(side))
                     fact.edit_weights(edit_term, i, entries.weights(edit.apply_to_entry(entry)))
             if entry.auto_select is not True:
                 edit = Edit("auto_select", self.want, f"spec.supportedModelFormats[{i}].autoSelect", entry.auto_select, True, entry=i)

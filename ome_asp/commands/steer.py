@@ -7,6 +7,7 @@ module reads the flags, runs it and renders the result: text, YAML/JSON, or
 
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
 
@@ -51,8 +52,6 @@ def resolve_want(cluster: Cluster, namespace: str, want: str) -> RuntimeRef:
 
 def render_text(result: SteerResult) -> str:
     """The edit sets as a readable list, each followed by the verified ranking."""
-    from ome_asp.render.report import explain_table
-
     want, query = result.want, result.query
     target = f"model {query.model}" if query.model is not None else f"InferenceService {query.isvc}"
     lines = [f"Want: {want} selected for {target} in namespace {query.namespace}."]
@@ -73,19 +72,38 @@ def render_text(result: SteerResult) -> str:
                      "whatever the ranking (X1), so the edit is the name.")
     if not result.edit_sets[0].edits:
         lines.append(f"{want.name} already {'is used' if result.named else 'ranks first'}: no edit is needed.")
-    for number, edit_set in enumerate(result.edit_sets, 1):
+    elif result.robust:
+        lines.append(f"Robust edit sets (--robust): {want.name} wins on scope, score or size distance, not on its name "
+                     "(O4), and quirk edits (a weight of 0, S3; an entry without a side) come only where nothing else works.")
+    lines += _sets_text(result, result.edit_sets, "Edit set")
+    if result.other_sets:
+        lines += ["", "Cheapest overall, not robust (--no-robust):" if result.robust else
+                  "Cheapest robust set (--robust): it wins on scope, score or size distance, not on its name (O4):"]
+        lines += _sets_text(result, result.other_sets, "Other set")
+    return "\n".join(lines) + "\n"
+
+
+def _sets_text(result: SteerResult, edit_sets: list[EditSet], title: str) -> list[str]:
+    """Each set's edits and the ranking selected again on the edited manifests;
+    a set that relies on a quirk says so in its heading (issue 24)."""
+    from ome_asp.render.report import explain_table
+
+    lines = []
+    for number, edit_set in enumerate(edit_sets, 1):
         if not edit_set.edits:
             continue
         count = len(edit_set.edits)
-        lines += ["", f"Edit set {number} of {len(result.edit_sets)} ({count} edit{'s' if count > 1 else ''}):"]
+        notes = [] if result.pinned else win_notes(edit_set.answer, result.want)
+        lines += ["", f"{title} {number} of {len(edit_sets)} ({count} edit{'s' if count > 1 else ''}"
+                  + (", relies on a quirk" if notes else "") + "):"]
         lines += [f"  {k}. {edit.describe()}" for k, edit in enumerate(edit_set.edits, 1)]
         if result.pinned:
-            lines += ["", f"Used after edit set {number} (selected again on the edited manifests): {edit_set.answer.outcome.used}"]
+            lines += ["", f"Used after {title.lower()} {number} (selected again on the edited manifests): {edit_set.answer.outcome.used}"]
             continue
-        lines += ["", f"Ranking after edit set {number} (selected again on the edited manifests):"]
+        lines += ["", f"Ranking after {title.lower()} {number} (selected again on the edited manifests):"]
         lines.append(explain_table(edit_set.answer).rstrip("\n"))
-        lines += [f"Note: {note}" for note in win_notes(edit_set.answer, want)]
-    return "\n".join(lines) + "\n"
+        lines += [f"Note: {note}" for note in notes]
+    return lines
 
 
 def to_document(result: SteerResult) -> dict:
@@ -93,16 +111,19 @@ def to_document(result: SteerResult) -> dict:
     def ref(r: RuntimeRef) -> dict:
         return {"kind": r.kind, "namespace": r.namespace, "name": r.name}
 
-    sets = []
-    for edit_set in result.edit_sets:
-        sets.append({
+    def sets(edit_sets: list[EditSet]) -> list[dict]:
+        return [set_document(edit_set) for edit_set in edit_sets]
+
+    def set_document(edit_set: EditSet) -> dict:
+        return {
             "edits": [{"object": ref(e.runtime), "path": e.path, "from": e.old, "to": e.new} for e in edit_set.edits],
             "patches": [{"object": ref(r), "type": kind, "patch": patch} for r, kind, patch in _patches(edit_set)],
             "rankingAfter": [ref(r) for r in edit_set.answer.ranking],
             # the runtime OME uses after the edits: the first of the ranking, or the named one (X1)
             "selectedAfter": ref(edit_set.answer.outcome.used if result.pinned else edit_set.answer.ranking[0]),
             "notes": [] if result.pinned else win_notes(edit_set.answer, result.want),
-        })
+        }
+
     query = {"namespace": result.query.namespace}
     query.update({"model": result.query.model} if result.query.model is not None else {"isvc": result.query.isvc})
     return {
@@ -111,7 +132,10 @@ def to_document(result: SteerResult) -> dict:
         "query": query,
         "want": ref(result.want),
         "blockedBy": [ref(b) for b in result.blockers],
-        "editSets": sets,
+        "editSets": sets(result.edit_sets),
+        "robust": result.robust,  # editSets win on scope, score or distance, quirk edits last (issue 24)
+        # the other search's cheapest set: overall when editSets are robust, else robust
+        "otherEditSets": sets(result.other_sets),
         "impossible": result.impossible or None,
         "deniedBefore": result.denial,  # the webhook's message for the wanted runtime as written (I9), or null
     }
@@ -154,8 +178,11 @@ def render_patch(result: SteerResult) -> str:
     if not result.edit_sets:
         return "".join(f"# impossible: {reason}\n" for reason in result.impossible)
     lines = []
-    for number, edit_set in enumerate(result.edit_sets, 1):
-        lines.append(f"# edit set {number} of {len(result.edit_sets)}" + ("" if edit_set.edits else ": no edit is needed"))
+    numbered = [(f"edit set {n} of {len(result.edit_sets)}", s) for n, s in enumerate(result.edit_sets, 1)]
+    numbered += [(("cheapest overall, not robust" if result.robust else "cheapest robust set") + f" {n} of {len(result.other_sets)}", s)
+                 for n, s in enumerate(result.other_sets, 1)]
+    for heading, edit_set in numbered:
+        lines.append(f"# {heading}" + ("" if edit_set.edits else ": no edit is needed"))
         for obj, kind, patch in _patches(edit_set):
             # Nothing user-derived where kubectl reads a flag (issue 28): the
             # namespace inside --namespace=, the object after `--`.
@@ -202,6 +229,10 @@ def add_parser(commands, common) -> None:
                         help="patch: each edit set as kubectl patch commands")
     parser.add_argument("--show", choices=("opt",),
                         help="opt: the optimum of the search (steer.lp's criteria and their values) instead of the edit sets")
+    parser.add_argument("--robust", action=argparse.BooleanOptionalAction, default=None,
+                        help="the runtime must win on scope, score or size distance, not its name (O4), quirk edits "
+                             "(a weight of 0, S3) last; default: on where such a set without quirk edits exists; "
+                             "the other search's cheapest set is shown after them")
     parser.add_argument("--own", choices=OWN, default="all",
                         help="the objects steer may change: the wanted runtime, the InferenceService (its accelerator classes and "
                              "deployment-mode annotations, else its spec.runtime), or all (default)")
@@ -230,7 +261,7 @@ def run(args, stdin, stdout, stderr) -> int:
                          "(profiles.md 3.3), not the #minimize order steer's edits are measured against")
     query = Query(args.namespace, model=args.model, isvc=args.isvc)
     try:
-        result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want), args.own)
+        result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want), args.own, args.robust)
     except Ended as ended:
         answer, notes = ended.answer, report.notes_json(cluster.warnings, print_denied(ended.denied, stderr))
         document = report.outcome_json(report.query_json(query, answer), answer.ended, cluster.profile.name, notes)

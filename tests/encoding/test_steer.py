@@ -111,5 +111,5 @@ def test_every_optimization_level_is_named_once():
     answer = run(FILES, b, upstream=UPSTREAM)
     levels = answer.rows("criterion")
     numbers = [int(level) for level, _ in levels]
-    assert len(numbers) == len(set(numbers)) == len(answer.rows("kind_rank")) + len(answer.rows("change_level")) + 3
+    assert len(numbers) == len(set(numbers)) == len(answer.rows("kind_rank")) + len(answer.rows("change_level")) + 4
     assert min(numbers) >= 10  # the edit programs' band, above the order's (edits.lp)
