@@ -111,7 +111,18 @@ STEER_EXAMPLES = [
     (["--isvc", "chat", "-n", "team-a", "-f", "fixtures/steer/isvc", "--want", "srt-h100", "-o", "patch"],
      "The same as a `kubectl patch` of the InferenceService (a merge patch: its annotation maps may be absent)."),
     (["--isvc", "chat", "-n", "team-a", "-f", "fixtures/steer/isvc", "--want", "srt-h100", "--own", "runtime"],
-     "Only the runtime you own may change (`--own runtime`): steer says which kind of edit would help, and where."),
+     "Only the runtime you own may change (`--own runtime`): its acceleratorClasses and deployment-mode annotation "
+     "are edits too (A2, D4)."),
+    (["--model", "llama", "-f", "fixtures/steer/fragile", "--want", "a-rt"],
+     "A robust set first (`--robust`): priority 1 -> 3 wins on score; 1 -> 2 would win on the name tie-break alone "
+     "(O4), shown apart as the cheapest overall; disabling the rival is listed with the model it would move."),
+    (["--model", "mistral", "-f", "fixtures/steer/zero-weight", "--want", "w-rt"],
+     "A plain weight edit before a quirk: weight 1 -> 0 scores as 10 or 5 (S3) and is the smallest change, but "
+     "comes only as the cheapest overall, labelled."),
+    (["--model", "llama-70b", "-f", "fixtures/steer/admission", "--want", "rt-w3"],
+     "A runtime the admission webhook denies (W3: an unknown accelerator class): the edit admits it."),
+    (["--model", "llama-70b", "-f", "fixtures/steer/admission", "--want", "rt-w4"],
+     "A runtime the admission webhook denies (W4: two priorities in one name group): one priority set to the other."),
 ]
 
 
@@ -127,12 +138,25 @@ def steer_sections() -> str:
            "typo (`70b` reads as 0) or drop the range, re-enable RUNTIME, disable a rival runtime, and, with "
            "`--isvc`, set one of the InferenceService's accelerator-class requests to a class RUNTIME lists or "
            "remove it (A1), set its engine's or decoder's `ome.io/deploymentMode` annotation to RUNTIME's mode "
-           "or remove it (D3), or name RUNTIME in its `spec.runtime` (X1). Smallest means: no edit that "
+           "or remove it (D3), or name RUNTIME in its `spec.runtime` (X1); and RUNTIME's own "
+           "`acceleratorClasses` (drop the classes the webhook does not know, W3; add the one the InferenceService "
+           "asks for, A2) and its `engineConfig`/`decoderConfig` `ome.io/deploymentMode` annotation (set to the "
+           "mode asked for, or removed, D4). A runtime the webhook denies (W3, W4) is steered too: the sets "
+           "admit it (exit 1 when none does). Smallest means: with `--robust` (the default where such a set "
+           "without a quirk edit exists) RUNTIME must win on scope, score or size distance, never on the name "
+           "tie-break (O4), and quirk edits (a weight of 0, read as 10 or 5, S3; an edit of an entry without a "
+           "side) count first; then no edit that "
            "moves or drops a bound whose unit typo another edit fixes; fewest edits; then edits to RUNTIME's "
-           "own manifest before edits to others; then the cheapest kinds (priority, weight, autoSelect, "
-           "operator, version, size range, accelerator class, deployment mode, disabling another runtime, "
-           "re-enabling, in this order); then the smallest change (a number's, or setting a field of the "
-           "InferenceService before removing it). "
+           "own manifest before edits to others (adding a class or changing a mode of RUNTIME counts as an "
+           "edit to others: every InferenceService using it gets it); then the cheapest kinds (priority, "
+           "weight, autoSelect, operator, version, size range, accelerator class, deployment mode, RUNTIME's "
+           "classes, RUNTIME's mode, disabling another runtime, re-enabling, in this order); then the "
+           "smallest change (a number's, or setting a field before removing it). The cheapest set of the "
+           "other search (overall when the sets are robust) is shown apart. Each set is selected again as "
+           "explain ranks and as select uses it, and what select still reports (warnings, an X6 advisory, a "
+           "denial) is printed under it; the alternatives of disabling the runtimes ranked before RUNTIME "
+           "(with the other models that would move) and of pinning it in `spec.runtime.name` (with the "
+           "advisory a pin leaves: then it is no success) are always listed. "
            "Every edit set that ties is printed (up to 5), with a note when only the name tie-break (O4) or "
            "a weight 0 read as 10 (S3) makes RUNTIME win; `-o yaml` gives them as patches per object (JSON "
            "patches for runtimes, a merge patch for the InferenceService's fields), `-o patch` as `kubectl "

@@ -87,7 +87,7 @@ def test_steers_optimum_counts_the_edits_of_its_sets():
     assert found["fewest_edits_to_other_objects"] == 1
     assert found["fewest_edits_of_kind(priority)"] == found["fewest_edits_of_kind(disable)"] == 1
     assert found["ranges_kept"] == found["fewest_edits_of_kind(weight)"] == 0
-    assert len(found) == 21  # issue 24: the runtime's classes and mode annotation, and its mode's change
+    assert len(found) == 22  # issue 24: the runtime's classes and mode annotation, its mode's change, quirk edits
 
 
 def test_steer_without_a_search_says_so(tmp_path):

@@ -212,6 +212,19 @@ def apply_edits(cluster: Cluster, edits: list[Edit]) -> Cluster:
 class EditSet:
     edits: list[Edit]
     answer: QueryAnswer  # selection re-run on the edited manifests
+    left: list[str] = field(default_factory=list)  # select's warnings, advisories, denial and events after it (issue 24)
+
+
+@dataclass
+class Alternative:
+    """A way steer always lists besides its edit sets (issue 24): disable the
+    runtimes ranked before the wanted one, or pin it in spec.runtime.name;
+    with what it costs."""
+
+    kind: str  # disable | pin
+    edits: list[Edit]
+    works: bool  # OME uses the wanted runtime after it, and select reports nothing left
+    leaves: list[str]  # what it leaves: select's warnings and advisories (X6), the other models that move
 
 
 @dataclass
@@ -229,6 +242,7 @@ class SteerResult:
     denial: str | None = None  # the webhook's message for the wanted runtime before the edits (I9, W3, W4)
     robust: bool = False  # edit_sets are robust: no name tie-break win, quirk edits last (--robust, issue 24)
     other_sets: list[EditSet] = field(default_factory=list)  # the other search's cheapest (robust, or overall)
+    alternatives: list[Alternative] = field(default_factory=list)
 
     @property
     def pinned(self) -> bool:
@@ -285,14 +299,18 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     searched = {mode: _search(cluster, query, runtime, before, isvc, own, mode) for mode in (True, False)
                 if robust is not False or not mode}
     robust_sets, _, _ = searched.get(True, ([], [], []))
-    leads = robust is True or (robust is None and bool(robust_sets) and _quirks(searched[True][1]) == 0)
+    overall = searched.get(False, ([], [], []))[0]
+    already = bool(overall) and not overall[0]  # it wins as written: that leads, the robust set follows
+    leads = robust is True or (robust is None and bool(robust_sets) and _quirks(searched[True][1]) == 0 and not already)
     found, optimum, candidates = searched[leads]
     others = searched.get(not leads, ([], [], []))[0][:1]  # the other search's cheapest, where it differs
     others = [s for s in others if not found or {e.describe() for e in s} != {e.describe() for e in found[0]}]
     edit_sets = [_verified(cluster, query, want, edits) for edits in found]
+    alternatives = _alternatives(cluster, query, want, before, isvc)
     if edit_sets:
         return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied, optimum=optimum, denial=denial,
-                           robust=leads, other_sets=[_verified(cluster, query, want, edits) for edits in others])
+                           robust=leads, other_sets=[_verified(cluster, query, want, edits) for edits in others],
+                           alternatives=alternatives)
     unnamed = []  # why naming the runtime does not make OME use it either
     if own == "isvc":  # D-66: the InferenceService's fields cannot steer the ranking: name the runtime (X1)
         named = _steer_named(cluster, query, want, isvc, before, denied)
@@ -305,7 +323,7 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     else:
         why = _why_impossible(before.verdicts[want])
     impossible = helps + unnamed + ([] if helps else why)
-    return SteerResult(want, query, blockers, [], before, impossible, candidates, denied, denial=denial)
+    return SteerResult(want, query, blockers, [], before, impossible, candidates, denied, denial=denial, alternatives=alternatives)
 
 
 def _quirks(optimum: list[Criterion]) -> int:
@@ -367,8 +385,12 @@ def _steer_named(cluster: Cluster, query: Query, want: RuntimeRef, isvc, before:
         edits = [Edit("runtime_name", RuntimeRef(INFERENCE_SERVICE, isvc.namespace, isvc.name), "spec.runtime",
                       {"name": isvc.runtime_name, "kind": isvc.runtime_kind}, {"name": want.name, "kind": want.kind, **sync})]
     answer = select_again([(apply_edits(cluster, edits), [query])], Variant.SELECT)[0][0]
-    if answer.outcome.used == want:
+    left = _left(query, answer)
+    if answer.outcome.used == want and not left:
         return SteerResult(want, query, [], [EditSet(edits, answer)], before, [], edits, denied, named)
+    if answer.outcome.used == want:  # X6: used, but what the InferenceService asks for is unmet (issue 24)
+        return SteerResult(want, query, [], [], before, [
+            f"with spec.runtime.name naming {want.name} OME uses it, but the request stays unmet: {'; '.join(left)}"], edits, denied, named)
     why = Selection(query, answer).message or "OME uses no runtime"
     return SteerResult(want, query, [], [], before, [f"with spec.runtime.name naming {want.name}: {why}"], edits, denied, named)
 
@@ -644,14 +666,64 @@ def _model(cluster: Cluster, before: QueryAnswer) -> Model | None:
 
 
 def _verified(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit]) -> EditSet:
-    """The edit set applied to the manifests and selected again: it must make
-    `want` the first runtime, or steer reports no success (issue 16)."""
+    """The edit set applied to the manifests and selected again, as explain
+    ranks and as select uses (issue 24): it must make `want` the first
+    runtime and the one OME uses, or steer reports no success (issue 16);
+    what select still reports (warnings, advisories, a denial) is kept."""
     def wrong(_, answer: QueryAnswer) -> str | None:
-        return None if answer.ranking and answer.ranking[0] == want else f"does not make {want} win"
+        first = bool(answer.ranking) and answer.ranking[0] == want
+        return None if first and answer.outcome.used in (None, want) else f"does not make {want} win"
 
     claim = Claim(edits, apply_edits(cluster, edits), [query], wrong)
-    answer = verify("steer", [claim], Variant.EXPLAIN_DETAILS)[0][0]  # details: win_notes reads the scoring entries
-    return EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer)
+    answer = verify("steer", [claim], Variant.SELECT_DETAILS)[0][0]  # details: win_notes reads the scoring entries
+    return EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer, _left(query, answer))
+
+
+def _left(query: Query, answer: QueryAnswer) -> list[str]:
+    """What select still reports after the edits: its warnings (an X6
+    advisory among them), the webhook's, a denial, the Warning events."""
+    selection = Selection(query, answer)
+    texts = [*selection.warnings, *(selection.text(w) for w in answer.outcome.admission_warnings)]
+    texts += [] if selection.denial is None else [f"the InferenceService is denied: {selection.denial}"]
+    texts += [f"Warning event {reasons.event_reason(reason)}" for reason, _ in answer.outcome.events]
+    return list(dict.fromkeys(texts))
+
+
+def _alternatives(cluster: Cluster, query: Query, want: RuntimeRef, before: QueryAnswer,
+                  isvc: InferenceService | None) -> list[Alternative]:
+    """Disabling the runtimes ranked before `want` and pinning it in the
+    InferenceService's spec.runtime.name, each selected again, with what it
+    costs: the other models whose first runtime a disabled rival is (they
+    move), the advisories a pin leaves (X6). Listed whatever --own allows."""
+    found = []
+    ahead = before.ranking[:before.ranking.index(want)] if want in before.ranking else list(before.ranking)
+    if ahead:
+        edits = [Edit("disable", r, "spec.disabled", None, True) for r in ahead]
+        edited = apply_edits(cluster, edits)
+        answer = select_again([(edited, [query])], Variant.SELECT)[0][0]
+        works = bool(answer.ranking) and answer.ranking[0] == want and answer.outcome.used in (None, want)
+        found.append(Alternative("disable", edits, works and not _left(query, answer), _left(query, answer) + _moved(cluster, edited, query, ahead)))
+    if isvc is not None and (isvc.runtime_name is None or _named(isvc) != want):
+        pinned = _steer_named(cluster, query, want, isvc, before, [])  # its impossible says what a pin leaves
+        found.append(Alternative("pin", list(pinned.candidates), bool(pinned.edit_sets), pinned.impossible))
+    return found
+
+
+def _moved(cluster: Cluster, edited: Cluster, query: Query, disabled: list[RuntimeRef]) -> list[str]:
+    """The other models (ClusterBaseModels, and BaseModels of the query's
+    namespace) whose first runtime is one of `disabled`: where each moves."""
+    models = sorted({m.name for m in cluster.models if m.namespace in (None, query.namespace)} - {query.model})
+    if not models:
+        return []
+    queries = [Query(query.namespace, model=m) for m in models]
+    now, after = (ask.ask(c, queries, Variant.EXPLAIN).answer.queries for c in (cluster, edited))
+    moved = []
+    for n, model in enumerate(models, 1):
+        first = now[n].ranking[0] if now[n].ranking else None
+        if first in disabled:
+            to = after[n].ranking[0] if after[n].ranking else None
+            moved.append(f"model {model} moves from {first} to {to if to is not None else 'no runtime'}")
+    return moved
 
 
 def _why_impossible(verdict: Verdict) -> list[str]:

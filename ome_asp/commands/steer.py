@@ -66,7 +66,7 @@ def render_text(result: SteerResult) -> str:
     if not result.edit_sets:
         lines.append(f"Impossible: no edit set makes {want.name} win, because")
         lines += [f"  {reason}" for reason in result.impossible]
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + _alternatives_text(result)) + "\n"
     if result.named is not None:
         lines.append(f"The InferenceService names {result.named} in spec.runtime.name: OME uses that runtime "
                      "whatever the ranking (X1), so the edit is the name.")
@@ -80,7 +80,24 @@ def render_text(result: SteerResult) -> str:
         lines += ["", "Cheapest overall, not robust (--no-robust):" if result.robust else
                   "Cheapest robust set (--robust): it wins on scope, score or size distance, not on its name (O4):"]
         lines += _sets_text(result, result.other_sets, "Other set")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _alternatives_text(result)) + "\n"
+
+
+_ALTERNATIVE = {"disable": "Disable the runtimes ranked before {}", "pin": "Pin {} in the InferenceService's spec.runtime.name (X1)"}
+
+
+def _alternatives_text(result: SteerResult) -> list[str]:
+    """The disable and pin alternatives, each selected again, with what they cost (issue 24)."""
+    if not result.alternatives:
+        return []
+    lines = ["", "Alternatives (each selected again on the edited manifests):"]
+    for alternative in result.alternatives:
+        lines.append(f"  {_ALTERNATIVE[alternative.kind].format(result.want.name)}: "
+                     + ("works" if alternative.works else "does not do it") + f" ({len(alternative.edits)} edit"
+                     + ("s" if len(alternative.edits) != 1 else "") + ")")
+        lines += [f"    - {edit.describe()}" for edit in alternative.edits]
+        lines += [f"    costs: {cost}" for cost in alternative.leaves]
+    return lines
 
 
 def _sets_text(result: SteerResult, edit_sets: list[EditSet], title: str) -> list[str]:
@@ -103,6 +120,7 @@ def _sets_text(result: SteerResult, edit_sets: list[EditSet], title: str) -> lis
         lines += ["", f"Ranking after {title.lower()} {number} (selected again on the edited manifests):"]
         lines.append(explain_table(edit_set.answer).rstrip("\n"))
         lines += [f"Note: {note}" for note in notes]
+        lines += [f"select still reports: {left}" for left in edit_set.left]
     return lines
 
 
@@ -122,6 +140,7 @@ def to_document(result: SteerResult) -> dict:
             # the runtime OME uses after the edits: the first of the ranking, or the named one (X1)
             "selectedAfter": ref(edit_set.answer.outcome.used if result.pinned else edit_set.answer.ranking[0]),
             "notes": [] if result.pinned else win_notes(edit_set.answer, result.want),
+            "left": edit_set.left,  # select's warnings, advisories, denial and events after the edits (issue 24)
         }
 
     query = {"namespace": result.query.namespace}
@@ -137,6 +156,9 @@ def to_document(result: SteerResult) -> dict:
         # the other search's cheapest set: overall when editSets are robust, else robust
         "otherEditSets": sets(result.other_sets),
         "impossible": result.impossible or None,
+        "alternatives": [{"kind": a.kind, "works": a.works, "costs": a.leaves,
+                          "edits": [{"object": ref(e.runtime), "path": e.path, "from": e.old, "to": e.new} for e in a.edits]}
+                         for a in result.alternatives],
         "deniedBefore": result.denial,  # the webhook's message for the wanted runtime as written (I9), or null
     }
 

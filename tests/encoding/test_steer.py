@@ -16,7 +16,7 @@ from .lp import run, term, text
 FILES = ("steer.lp",)
 UPSTREAM = ("apply/1", "wanted/1", "base_entry/4", "edit_signature_field/2", "sig_option/3", "sig_option_edit/3",
             "edit_weights/3", "base_isvc_accelerator_request/3", "base_isvc_mode_annotation/3", "edit_isvc_field/3",
-            "edit_accelerator/4", "edit_mode/4")
+            "edit_accelerator/4", "edit_mode/4", "weight_reading/3", "rank_key/3")
 
 T = runtime_id("ClusterServingRuntime", None, "t")
 R = runtime_id("ClusterServingRuntime", None, "r")
