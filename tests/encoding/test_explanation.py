@@ -18,7 +18,8 @@ Upstream, given as facts: evaluated/2, runtime_scope/2 and query_scope/2
 qualification.lp fails/4 (the checks other than Q5) and failed/2, and for
 the two tests that load details.lp (what explain -v reads): rank_key/3
 (ordering.lp), query_view/2, entry_score/4, view_score_match/2,
-weight_reading/3 and score_zero/2 (scoring.lp), sized_query/3 and distance_case/2 (sizes.lp).
+weight_reading/3 and score_zero/2 (scoring.lp), sized_query/3 and distance_case/2 (sizes.lp),
+version_either_suffixed/2 (versions.lp) for version_shape/8.
 A candidate qualifies when it fails no check, so a test makes a runtime a No
 row with its fails/4 and failed/2, as qualification.lp derives them (`fail`);
 which failure is first explanation.lp derives itself (E14). The tests of E9
@@ -64,6 +65,7 @@ UPSTREAM = (
     "query_view/2", "entry_score/4", "view_score_match/2", "weight_reading/3",  # scoring.lp, for scoring_entry/6
     "score_zero/2",  # scoring.lp, for scoring_entry/6 of a Q8 row (issue 16)
     "sized_query/3", "distance_case/2",  # sizes.lp, for distance_basis/3
+    "version_either_suffixed/2",  # versions.lp, for version_shape/8 (issue 24)
 )
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
@@ -444,6 +446,7 @@ PIPELINE_UPSTREAM = (
     "lacks_requested_class/2", "mode_reason/3", "size_reason/3", "range_unsupported/3",
     "rank_key/3",  # ordering.lp, for scoring_entry/6 and distance_basis/3
     "sized_query/3", "distance_case/2",  # sizes.lp, for distance_basis/3
+    "version_either_suffixed/2",  # versions.lp, for version_shape/8 (issue 24)
 )
 
 
