@@ -45,7 +45,7 @@ COMMANDS = {
     "check": ("ome_asp.conformance.check", False),
     "gen": ("ome_asp.conformance.gen", False),
     "diff": ("ome_asp.conformance.exhaustive", False),  # diff, and its --exhaustive mode built on it
-    "find": ("ome_asp.conformance.find", False),
+    "find": ("ome_asp.commands.find", False),
 }
 
 

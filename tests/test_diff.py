@@ -12,7 +12,8 @@ import pytest
 import yaml
 from conftest import ROOT, run_cli
 
-from ome_asp.conformance import cases, diff, gen
+from ome_asp.conformance import cases, diff
+from ome_asp.render.case_files import exercised_rules
 
 PYTHON = shlex.quote(sys.executable)
 TOY = f"{PYTHON} {shlex.quote(str(ROOT / 'examples' / 'toy_impl.py'))}"
@@ -200,7 +201,7 @@ def test_a_counterexample_shrunk_to_an_entry_without_modelFormat_is_written(tmp_
     assert "internal error" not in result.stderr
     assert list(tmp_path.glob("*/case.yaml"))
     documents = [{"kind": "ClusterServingRuntime", "spec": {"supportedModelFormats": [{"modelFramework": {"weight": 0}}, "x"]}}]
-    assert "S3" in gen.exercised_rules(documents, {"namespace": "ns", "model": "m"}, {"explain": {"error": "x"}})
+    assert "S3" in exercised_rules(documents, {"namespace": "ns", "model": "m"}, {"explain": {"error": "x"}})
 
 
 def test_outcome_report_reads_as_the_error_answer():

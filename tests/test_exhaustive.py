@@ -37,7 +37,7 @@ import pytest
 import reference_model as ref
 
 from ome_asp import cli
-from ome_asp.conformance import find as find_command
+from ome_asp.analysis import find as find_analysis
 from ome_asp.input import profiles
 from ome_asp.solver import exhaustive, finder, programs
 
@@ -97,25 +97,25 @@ def explained(question: str, cluster: exhaustive.Cluster, profile: str) -> dict:
 
 
 def violated(name: str, cluster: exhaustive.Cluster, profile: str) -> bool:
-    """The catalogue's statement of NAME's violation (find.PROPERTIES, the one
+    """The catalogue's statement of NAME's violation (find_analysis.PROPERTIES, the one
     find's verification checks), on the reference model's answers; a
     variant's second cluster made here."""
     documents = cluster.documents
     report = explained(question_of(name), cluster, profile)
-    prop = find_command.PROPERTIES[name]
+    prop = find_analysis.PROPERTIES[name]
     if prop.variant is None:
         return prop.violated({profile: report}, documents)
     if prop.variant == "add_disabled":
         after = explain(documents + cluster.extra, profile)
     else:  # raise_winner: the winner, where world 1 selects one
         winner = report.get("selected")
-        after = explain(find_command.raised(documents, (winner["kind"], winner["name"])), profile) if winner else report
+        after = explain(find_analysis.raised(documents, (winner["kind"], winner["name"])), profile) if winner else report
     return prop.violated({"before": report, "after": after}, documents)
 
 
 def differs(a: dict, b: dict, on: str) -> bool:
     """The reference model's answers under two profiles differ at level `on` (find.view)."""
-    return find_command.view(a, on) != find_command.view(b, on)
+    return find_analysis.view(a, on) != find_analysis.view(b, on)
 
 
 @lru_cache(maxsize=None)
@@ -168,7 +168,7 @@ def test_find_answers_every_property_as_the_enumeration_does(name):
 
 
 def test_every_catalogue_property_is_checked():
-    assert sorted(NAMES) == sorted(find_command.PROPERTIES)
+    assert sorted(NAMES) == sorted(find_analysis.PROPERTIES)
 
 
 @pytest.mark.parametrize("on", ["selected", "order"])

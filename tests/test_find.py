@@ -24,7 +24,11 @@ import pytest
 import yaml
 
 from ome_asp import cli
-from ome_asp.conformance import find
+from ome_asp.analysis import find
+from ome_asp.commands import find as find_command
+from ome_asp.input import profiles
+from ome_asp.input.loader import load
+from ome_asp.render.case_files import dump_manifests
 from ome_asp.solver import finder, pinned, programs
 from ome_asp.solver.facts import Query, build_facts
 
@@ -453,7 +457,7 @@ def test_planted_o5_bug_is_found_by_selected_is_first_of_order(tmp_path):
     is not the first of the order), so the witness is an internal error (exit 3)."""
     edited = planted(tmp_path, "winner.lp", "K = #min{ Key", "K = #max{ Key", *[
         ("selection.lp", f"{x}@L, Q, R", f"-{x}@L, Q, R") for x in "CSDN"])
-    v13 = find.profiles.resolve("v1.3", None)
+    v13 = profiles.resolve("v1.3", None)
     witness = finder.search(finder.Bounds(), [finder.World(v13, edited)],
                             [finder.find_dir() / "answers.lp", finder.find_dir() / "properties" / "selected-is-first-of-order.lp"])
     assert witness is not None and len(witness.documents) == 3
@@ -607,7 +611,7 @@ def test_priority_0_is_searched_where_every_side_reads_it(conditions):
 def test_a_witness_that_fails_its_check_is_an_internal_error():
     """Verification is not decoration: a condition the ordinary answers do not
     satisfy makes the run an internal error (exit 3), never a result."""
-    question = find.Question({"test": True}, [find.Side("v1.3", find.profiles.resolve("v1.3", None), programs.encoding_dir())],
+    question = find.Question({"test": True}, [find.Side("v1.3", profiles.resolve("v1.3", None), programs.encoding_dir())],
                              [], check=lambda found: False)
     found = find.Found(question, finder.Bounds(), finder.Witness(
         [{"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
@@ -699,7 +703,7 @@ def test_generator_derives_the_facts_facts_py_emits(profile):
     loaded under the profile and built by facts.py, and compared fact by fact."""
     bounds = finder.Bounds(isvc=True, modes=True, accelerators=True, models=2, pools={
         **finder.DEFAULT_POOLS, "protocols": ("v1",), "workers": (0, 2), "entry_names": ("x",)})
-    chosen = find.profiles.resolve(profile, None)
+    chosen = profiles.resolve(profile, None)
     predicates, derived = _input_predicates(), set()
     for seed in range(20):
         ctl = clingo.Control(["--opt-mode=ignore", "--rand-freq=1", "--sign-def=rnd", f"--seed={seed}"])
@@ -711,7 +715,7 @@ def test_generator_derives_the_facts_facts_py_emits(profile):
         generated = [clingo.Function(a.name, a.arguments[1:]) for a in atoms
                      if (a.name, len(a.arguments) - 1) in predicates and a.arguments[0] == clingo.Number(1)]
         witness = finder.decode([a for a in atoms if a.match("set", 3)], [0, 0, 0], bounds)
-        cluster = find.load(["-"], stdin=io.BytesIO(find.cases.dump_manifests(witness.documents).encode()), profile=chosen)
+        cluster = load(["-"], stdin=io.BytesIO(dump_manifests(witness.documents).encode()), profile=chosen)
         emitted = [clingo.parse_term(line[:-1]) for line in build_facts(cluster, [Query("default", isvc="i")]).program.splitlines()]
         assert _comparable(generated) == _comparable([f for f in emitted if (f.name, len(f.arguments)) in predicates]), seed
         derived |= {f.name for f in generated}
@@ -765,5 +769,5 @@ def test_issue28_where_holds_rules_and_constraints_only(tmp_path, text, message)
 def test_issue28_where_warns_of_an_atom_nothing_defines(tmp_path):
     """`:- not nothere.` matched every cluster, silently."""
     (tmp_path / "w.lp").write_text("% a comment\n:- nothere(1).\nchosen :- selected(_, csr(_)).\n:- not chosen.\n")
-    assert find.where_warnings(Path(tmp_path / "w.lp"), programs.encoding_dir()) == [
+    assert find_command.where_warnings(Path(tmp_path / "w.lp"), programs.encoding_dir()) == [
         f"--where: {tmp_path / 'w.lp'}: nothere/1 is defined nowhere (no atom of the encoding or the input): it never holds"]

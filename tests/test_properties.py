@@ -20,8 +20,8 @@ from conftest import without_places
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from ome_asp.analysis.find import PROPERTIES
 from ome_asp.cli import main as cli_main
-from ome_asp.conformance.find import PROPERTIES
 from ome_asp.testing import strategies
 
 # --------------------------------------------------------------------------
@@ -84,7 +84,7 @@ def selected_key(selected: dict) -> tuple:
 
 def assert_holds(name: str, answers: dict, documents: list[dict]) -> None:
     """A property of `ome-asp find`'s catalogue (docs/find.md), as it states
-    its violation on explain's answers (ome_asp/conformance/find.py,
+    its violation on explain's answers (ome_asp/analysis/find.py,
     PROPERTIES: one statement for find's verification and these tests)."""
     prop = PROPERTIES[name]
     assert not prop.violated(answers, documents), f"{name} ({prop.rules}): {prop.statement}"

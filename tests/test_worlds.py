@@ -194,7 +194,8 @@ def test_cases_answered_together_equal_the_command_line(batch):
     """check, gen and diff answer cases as worlds (cases.answers): each answer
     is the one the command line gives its case alone."""
     from ome_asp.conformance import cases
+    from ome_asp.render import case_files
 
-    requests = [(command, cases.dump_manifests(documents).encode(), query, profile, ())
+    requests = [(command, case_files.dump_manifests(documents).encode(), query, profile, ())
                 for (documents, query), command, profile in batch]
     assert cases.answers(requests) == [cases.answer(*request) for request in requests]

@@ -1,7 +1,8 @@
 """What the edit searches share (steer, compare): the terms that name their
 candidate edits in the edit programs (encoding/edits.lp), decoded back from
 an optimum's apply/1 atoms, and the one verifier: apply an edit set to the
-manifests and select again."""
+manifests and select again (find's witnesses are answered again by it too:
+ome_asp/analysis/find.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import clingo
 from ome_asp.errors import InternalError
 from ome_asp.input.objects import Cluster, Query
 from ome_asp.solver import ask
-from ome_asp.solver.answer import QueryAnswer
+from ome_asp.solver.answer import Answer, QueryAnswer
 from ome_asp.solver.facts import Term
 from ome_asp.solver.programs import Variant
 
@@ -57,11 +58,17 @@ class EditTerms(Generic[Edit]):
         return [[self._edits[k] for k in chosen] for chosen in (sorted(sets) if ordered else sets)]
 
 
+def answer_again(runs: list[tuple[Cluster, list[Query]]], variant: Variant) -> list[Answer]:
+    """Each (edited) cluster's whole answer to its queries (its denials with
+    them: what a report of it shows), all grounded together as worlds: one
+    world per snapshot, profile or edited snapshot (issue 12)."""
+    return [run.answer for run in ask.ask_worlds(runs, variant)]
+
+
 def select_again(runs: list[tuple[Cluster, list[Query]]], variant: Variant) -> list[list[QueryAnswer]]:
-    """Each (edited) cluster's answers to its queries, all grounded together
-    as worlds: one world per snapshot, profile or edited snapshot (issue 12)."""
-    return [[run.answer.queries[n] for n in range(1, len(queries) + 1)]
-            for run, (_, queries) in zip(ask.ask_worlds(runs, variant), runs)]
+    """Each (edited) cluster's answers to its queries (answer_again)."""
+    return [[answer.queries[n] for n in range(1, len(queries) + 1)]
+            for answer, (_, queries) in zip(answer_again(runs, variant), runs)]
 
 
 @dataclass

@@ -23,7 +23,6 @@ of one grounding per command, which gives the same answers (tests/test_worlds.py
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import io
 import json
@@ -32,11 +31,20 @@ from pathlib import Path
 
 import yaml
 
-from ome_asp.errors import InputError, OutputError
+from ome_asp.errors import InputError
 from ome_asp.input.documents import decode, documents, shown
 from ome_asp.render import report
+from ome_asp.render.case_files import (
+    CASE_FILE,
+    EXPECTED_FILE,
+    MANIFESTS_FILE,
+    admit_answer,
+    dump,
+    explain_answer,
+    outcome_answer,
+    select_answer,
+)
 
-CASE_FILE, MANIFESTS_FILE, EXPECTED_FILE = "case.yaml", "manifests.yaml", "expected.yaml"
 DEFAULT_PROFILE = "v1.3"
 PROFILES = ("v1.3", "v1.2.2", "code-v0.1.5")
 COMMANDS = ("explain", "select", "admit")
@@ -475,44 +483,6 @@ def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
     return results
 
 
-def _runtime(kind: str, namespace: str | None, name: str) -> dict:
-    return {"kind": kind, "namespace": namespace if kind == "ServingRuntime" else None, "name": name}
-
-
-def explain_answer(report: dict) -> dict:
-    """A RuntimeExplainReport (explain -o json, serve) reduced to the case answer;
-    an outcome report (profiles.md section 0) is the error answer a case expects
-    of it (issue 16: serve's outcome reports under v1.2.2 and code-v0.1.5)."""
-    if "outcome" in report:
-        return outcome_answer(report)
-    namespace = report["query"]["namespace"]
-    ranking, rejected = [], []
-    for row in report["rows"]:
-        runtime = _runtime(row["kind"], namespace, row["runtime"])
-        if row["compatible"]:
-            ranking.append({**runtime, **{k: row[k] for k in ("score", "distance", "priority", "weight")}})
-        else:
-            checks = [r["check"] for r in row["reasons"]]
-            rejected.append({**runtime, "failedCheck": row["failedCheck"], "reason": row["reason"], "checks": checks})
-    return {"selected": report["selected"], "ranking": ranking, "rejected": rejected, "message": report["message"]}
-
-
-def outcome_answer(report: dict) -> dict:
-    """An outcome report as the error line explain prints for it."""
-    return {"error": f"outcome {report['outcome']}: {report['detail']}"}
-
-
-def select_answer(selection: dict) -> dict:
-    """A RuntimeSelection (select -o json) reduced to the case answer."""
-    keys = ("explicit", "selected", "message", "warnings", "admission", "condition", "events")
-    return {key: selection[key] for key in keys}
-
-
-def admit_answer(report: dict) -> dict:
-    """An AdmissionReport (admit -o json) reduced to the case answer."""
-    return {"items": report["items"]}
-
-
 def run_all(batch: list[Case]) -> list[dict]:
     """ome-asp's answers to every command each case checks, the cases
     answered together (`answers`)."""
@@ -539,65 +509,6 @@ def differences(expected: dict, actual: dict) -> dict[str, str]:
                 dump(want).splitlines(keepends=True), dump(got).splitlines(keepends=True),
                 fromfile=f"expected {command}", tofile=f"ome-asp {command}"))
     return diffs
-
-
-class _Dumper(report.YamlDumper):
-    pass
-
-
-def _str(dumper, text: str):
-    # Multi-line text (tables, stderr) as a literal block; the rest as plain or quoted scalars.
-    if "\n" in text and all(line == line.rstrip() for line in text.splitlines()):
-        return dumper.represent_scalar("tag:yaml.org,2002:str", text, style="|")
-    return report.YamlDumper.yaml_representers[str](dumper, text)
-
-
-def _list(dumper, items: list):
-    # Rule and check ids on one line: [Q5, E15]; a row's checks: [Q2, Q5]
-    flow = bool(items) and all(isinstance(i, str) and len(i) <= 20 and "\n" not in i for i in items)
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=flow)
-
-
-def _dict(dumper, mapping: dict):
-    # A runtime or a row of one on one line: {kind: ..., namespace: ..., name: ..., score: ...}
-    flow = {"kind", "name"} <= mapping.keys() and not any(isinstance(v, (dict, list)) for v in mapping.values())
-    return dumper.represent_mapping("tag:yaml.org,2002:map", mapping, flow_style=flow)
-
-
-_Dumper.add_representer(str, _str)
-_Dumper.add_representer(list, _list)
-_Dumper.add_representer(dict, _dict)
-
-
-def dump(value) -> str:
-    """YAML as the corpus writes it: keys in the given order, one line per message."""
-    return report.to_yaml(value, _Dumper, width=1 << 16)
-
-
-def dump_manifests(documents: list[dict]) -> str:
-    """A multi-document YAML stream, as manifests.yaml holds it."""
-    return report.to_yaml_all(documents, width=1 << 16)
-
-
-def write(directory: Path, spec: dict, documents: list[dict], expected: dict | None) -> None:
-    """Write a case directory."""
-    with writing(directory):
-        directory.mkdir(parents=True, exist_ok=True)
-        (directory / CASE_FILE).write_text(dump(spec), encoding="utf-8")
-        (directory / MANIFESTS_FILE).write_text(dump_manifests(documents), encoding="utf-8")
-        if expected is not None:
-            (directory / EXPECTED_FILE).write_text(dump(expected), encoding="utf-8")
-
-
-@contextlib.contextmanager
-def writing(directory: Path):
-    """Writing under `directory` (gen -o, diff -o): a path that cannot be
-    written is one `error:` line naming it, not an internal error (issue 18)."""
-    try:
-        yield
-    except OSError as error:
-        where = shown(str(error.filename or directory), cut=False)
-        raise OutputError(f"cannot write {where}: {error.strerror or error}") from None
 
 
 def write_schemas(directory: Path) -> None:

@@ -43,9 +43,12 @@ from typing import Callable, TextIO
 import yaml
 
 from ome_asp.commands import batch
-from ome_asp.conformance import cases, gen
+from ome_asp.conformance import cases
 from ome_asp.errors import Exit, InputError, UsageError
+from ome_asp.render import case_files
+from ome_asp.render.case_files import exercised_rules
 from ome_asp.solver import worlds
+from ome_asp.testing.builders import seeded
 
 ANSWER_KEYS = ("selected", "ranking", "rejected", "message")
 BATCH_ITEMS = 64  # ome-asp answers the items this many at a time, one world each
@@ -114,7 +117,7 @@ def corpus_items(directory: str, profile: str | None) -> tuple[list[Item], list[
 
 
 def generated_items(count: int, seed: int, profile: str | None) -> list[Item]:
-    return [Item(f"gen-{seed}-{index:04d}", *gen.generate(seed, index), profile or cases.DEFAULT_PROFILE)
+    return [Item(f"gen-{seed}-{index:04d}", *seeded(seed, index), profile or cases.DEFAULT_PROFILE)
             for index in range(count)]
 
 
@@ -132,7 +135,7 @@ def oracle(documents: list, item: Item) -> dict:
 
 
 def _explain_request(documents: list, item: Item) -> tuple:
-    return "explain", cases.dump_manifests(documents).encode(), item.query, item.profile, ()
+    return "explain", case_files.dump_manifests(documents).encode(), item.query, item.profile, ()
 
 
 def status(answer: dict) -> str:
@@ -352,7 +355,7 @@ def normalize(answer: dict, namespace: str) -> dict:
     does not give stay out), or {"error": ...}."""
     if "report" in answer and isinstance(answer["report"], dict):
         try:
-            return cases.explain_answer(answer["report"])
+            return case_files.explain_answer(answer["report"])
         except (KeyError, TypeError, AttributeError, ValueError, IndexError) as error:
             # a report of the wrong shape ({"rows": "x"}) is a wrong answer, not ome-asp's failure (issue 28)
             raise ImplementationError(f"a report explain -o json never gives ({type(error).__name__}: {error})"[:300]) from None
@@ -546,17 +549,17 @@ def write_counterexample(directory: Path, found: Disagreement, command: str) -> 
     item = found.item
     spec = {
         "description": f"ome-asp diff: `{command}` disagrees on {item.name} (shrunk): {found.differences[0]}",
-        "rules": gen.exercised_rules(found.documents, item.query, {"explain": found.ours}),
+        "rules": exercised_rules(found.documents, item.query, {"explain": found.ours}),
         "profile": item.profile,
         "query": item.query,
         "check": ["explain"],
     }
-    cases.write(directory, spec, found.documents, {"explain": found.ours})
-    with cases.writing(directory):
-        (directory / "implementation.yaml").write_text(cases.dump(found.theirs), encoding="utf-8")
+    case_files.write(directory, spec, found.documents, {"explain": found.ours})
+    with case_files.writing(directory):
+        (directory / "implementation.yaml").write_text(case_files.dump(found.theirs), encoding="utf-8")
         (directory / "comparison.txt").write_text(
             "\n".join(found.differences) + "\n\n"
-            + side_by_side(cases.dump(restricted(found.ours, found.theirs)), cases.dump(found.theirs)), encoding="utf-8")
+            + side_by_side(case_files.dump(restricted(found.ours, found.theirs)), case_files.dump(found.theirs)), encoding="utf-8")
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:

@@ -21,11 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from ome_asp.conformance import cases, diff, find
+from ome_asp.analysis import find
+from ome_asp.commands.bounds_flags import add_bounds_flags, bounds_of, bounds_text, searchable
+from ome_asp.conformance import cases, diff
 from ome_asp.errors import Exit, UsageError
 from ome_asp.input import profiles
 from ome_asp.render import report
-from ome_asp.solver import exhaustive, finder, programs, space
+from ome_asp.solver import exhaustive, finder, space
 
 # The default bound: find's pools without versions, operators, weights,
 # priorities and sizes, one runtime per scope (19,272 clusters up to renaming,
@@ -45,7 +47,7 @@ def add_parser(commands) -> None:
 
 
 def add_flags(parser) -> None:
-    find.add_bounds_flags(parser, f"{RUNTIMES} with --exhaustive")
+    add_bounds_flags(parser, f"{RUNTIMES} with --exhaustive")
     parser.add_argument("--start", type=int, default=0, metavar="K",
                         help="--exhaustive: begin at the K-th cluster (from 0: resume a run)")
     parser.add_argument("--max-clusters", type=int, default=None, metavar="N", help="--exhaustive: check at most N clusters")
@@ -75,9 +77,8 @@ def run(args, stdout: TextIO, stderr: TextIO) -> int:
     if args.start < 0 or (args.max_clusters is not None and args.max_clusters < 1):
         raise UsageError("--start must be 0 or more, --max-clusters at least 1")
     profile = profiles.resolve(args.profile or cases.DEFAULT_PROFILE, None)
-    bounds = find.bounds_of(args, POOLS)
-    side = find.Side(profile.name, profile, programs.encoding_dir())
-    find._searchable(find.Question({}, [side], []), bounds)  # every cluster is valid input under the profile (I4)
+    bounds = bounds_of(args, POOLS)
+    searchable([profile], bounds)  # every cluster is valid input under the profile (I4)
     query = find.query_of(bounds)
     impl = diff.Implementation(args.impl, args.batch, args.timeout)
     tally = Tally(args.start)
@@ -136,7 +137,7 @@ def _check(item: diff.Item, ours: dict, answer, impl: diff.Implementation, tally
 
 
 def _text(tally: Tally, bounds: finder.Bounds, total: int, output: str) -> str:
-    head = (f"bounds: {find.bounds_text(bounds)}\n"
+    head = (f"bounds: {bounds_text(bounds)}\n"
             f"clusters within the bounds: {space.describe(total)}; "
             f"checked {tally.checked} up to renaming from cluster {tally.start}: "
             f"{tally.agreed} agree, {tally.disagreed} disagree")

@@ -1,2 +1,3 @@
-"""Rendering: reason terms as text, explain's rows, table and JSON/YAML reports.
-Decides nothing about selection."""
+"""Rendering: reason terms as text, explain's rows, table and JSON/YAML
+reports, and a conformance case's answers and files (case_files). Decides
+nothing about selection."""

@@ -6,7 +6,7 @@ Two pools bound a count: a scope's runtimes have distinct names
 (`model_names`). Each grows to its bound (D-91): `runtime_names` with the
 names a, b, c, ... (skipping those it has), `model_names` with other-2,
 other-3, ...; a pool the user gave (`--pool runtime_names=...`) is theirs and
-a bound above it is a usage error (ome_asp/conformance/find.py). No other
+a bound above it is a usage error (ome_asp/commands/bounds_flags.py). No other
 pool bounds a count: entries may repeat a format, and every other field is
 chosen on its own.
 

@@ -389,3 +389,9 @@ def _get_path(obj, *path):
             return None
         obj = obj[key]
     return obj
+
+
+def seeded(seed: int, index: int) -> tuple[list[dict], dict]:
+    """Case `index` of seed `seed`: the cluster and query that `gen --seed`
+    writes and `diff --generate --seed` asks, the same on any machine."""
+    return cluster(RandomChooser(f"{seed}:{index}"))

@@ -6,7 +6,7 @@ comes before which: O1-O5), rows (Yes rows' scores, No rows' first failed
 check: E14), reasons (every failed check's reason).
 
 Upstream, given as facts: find/answers.lp's (tests/encoding/test_find_answers.py)
-and differ_on/1 (ome_asp/conformance/find.py writes it).
+and differ_on/1 (ome_asp/commands/find.py writes it).
 """
 
 import clingo
