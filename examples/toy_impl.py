@@ -12,7 +12,8 @@ It answers with the independent reference model of the test suite
 it agrees with ome-asp. Each `--bug` replaces one rule of the model:
 
     namespaced-first   O1 ignored: ServingRuntimes are not ranked before ClusterServingRuntimes
-    zero-weight        S3: a stored weight 0 counts as 0, not as 10 (format) / 5 (framework)
+    zero-weight        S3: a weight 0 counts as 0, not as 10 (format) / 5 (framework); under
+                       code-v0.1.5 an absent weight too
     exclusive-bounds   Z3: a size equal to a bound of modelSizeRange is outside the range
     absent-autoselect  S2: an entry whose autoSelect is absent does not count in the score
 
@@ -37,17 +38,17 @@ def _no_namespaced_first(runtime, score, distance):
     return _original_order_key(runtime, score, distance)[1:]
 
 
-def _zero_weight_as_zero(entry):
-    return (entry["modelFormat"]["weight"] + entry["modelFramework"]["weight"]) * entry.get("priority", 1)
+def _zero_weight_as_zero(weight, part):
+    return weight
 
 
-def _exclusive_bounds(runtime, model_spec):
+def _exclusive_bounds(runtime, model_spec, profile=model.PROFILE):
     size, size_range = model_spec.get("modelParameterSize"), model._get(runtime, "spec", "modelSizeRange")
     if size is not None and size_range is not None:
         count = model.size_count(size)
         if any(bound in size_range and model.size_count(size_range[bound]) == count for bound in ("min", "max")):
             return f"model size {size} is on a bound of the supported range"
-    return _original_size_reason(runtime, model_spec)
+    return _original_size_reason(runtime, model_spec, profile)
 
 
 _original_size_reason = model.size_reason
@@ -60,7 +61,7 @@ def _absent_autoselect_not_counted(entry, model_spec):
 
 BUGS = {
     "namespaced-first": ("_order_key", _no_namespaced_first),
-    "zero-weight": ("entry_score", _zero_weight_as_zero),
+    "zero-weight": ("counted_weight", _zero_weight_as_zero),
     "exclusive-bounds": ("size_reason", _exclusive_bounds),
     "absent-autoselect": ("counts_in_score", _absent_autoselect_not_counted),
 }

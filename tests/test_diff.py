@@ -194,8 +194,10 @@ def test_diff_self_check_agrees_under_every_profile(tmp_path, profile):
 
 def test_a_counterexample_shrunk_to_an_entry_without_modelFormat_is_written(tmp_path):
     """Issue 16 bug 1: under code-v0.1.5 an entry may lose modelFormat while shrinking
-    (the answer keeps its status); writing the case read entry["modelFormat"] (KeyError)."""
-    result = run_cli("diff", "--impl", f"{TOY} --bug namespaced-first", "--generate", "6", "--seed", "1",
+    (the answer keeps its status); writing the case read entry["modelFormat"] (KeyError).
+    The toy's zero-weight bug: its reference model reads code-v0.1.5 (D-109), so
+    O1's namespaced-first, which Go's order has no step of, no longer disagrees there."""
+    result = run_cli("diff", "--impl", f"{TOY} --bug zero-weight", "--generate", "12", "--seed", "1",
                      "--profile", "code-v0.1.5", "--batch", "-o", str(tmp_path), "--max-counterexamples", "1")
     assert result.code == 1, result.stderr
     assert "internal error" not in result.stderr

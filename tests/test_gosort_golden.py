@@ -52,3 +52,45 @@ def test_O3_O4_sort_slice_is_go_s_sort_slice_on_the_searched_inputs():
     for case in vectors("searched")["cases"]:
         ours, go = go_order(case)
         assert ours == go, case["mutant"]
+
+
+def adversary(n: int) -> list[int]:
+    """McIlroy's adversary ("A killer adversary for quicksort", 1999) against
+    sort_slice: values fixed lazily, as comparisons need them, so that every
+    partition is as unbalanced as the sort's own steps allow; the values it
+    settles on are an input that drives pdqsort_func the same way again."""
+    gas, solid, candidate = n, [0], [-1]
+    values = [gas] * n
+
+    def compare(x: int, y: int) -> int:
+        if values[x] == gas and values[y] == gas:
+            z = x if x == candidate[0] else y
+            values[z], solid[0] = solid[0], solid[0] + 1
+        if values[x] == gas:
+            candidate[0] = x
+        elif values[y] == gas:
+            candidate[0] = y
+        return values[x] - values[y]
+
+    gosort.sort_slice(list(range(n)), lambda x, y: compare(x, y) < 0)
+    unfixed = iter(range(n, 2 * n))  # never compared with each other: any distinct values above the fixed ones
+    return [v if v != gas else next(unfixed) for v in values]
+
+
+def test_O3_O4_heap_sort_on_an_adversary_s_input(monkeypatch):
+    """heapSort_func and siftDown_func, which no vector above reaches: the
+    adversary's inputs of 36-49 runtimes exhaust pdqsort_func's limit. Their
+    scores are distinct, so the comparator is a strict total order there and
+    Go's sort.Slice, whatever its algorithm, returns them by descending score:
+    no golden vector is needed to know the answer. A changed bound of
+    siftDown_func's children (child + 1 <= hi) or of heapSort_func's
+    extraction fails here."""
+    heaps = []
+    original = gosort._Slice.heap_sort
+    monkeypatch.setattr(gosort._Slice, "heap_sort", lambda data, a, b: heaps.append(b - a) or original(data, a, b))
+    for n in range(36, 50):
+        items = [(f"r{k:02d}", 1000 - value, 0.0) for k, value in enumerate(adversary(n))]
+        heaps.clear()
+        ours = gosort.sort_slice(items, lambda a, b: gosort._compare(a, b, sized=True) > 0)
+        assert heaps, n  # the input reaches heapSort_func
+        assert ours == sorted(items, key=lambda item: -item[1]), n

@@ -4,6 +4,8 @@ states the bounds searched."""
 
 from __future__ import annotations
 
+import argparse
+
 from ome_asp.analysis.find import PROPERTIES
 from ome_asp.errors import UsageError
 from ome_asp.input.documents import quote, shown
@@ -16,7 +18,7 @@ from ome_asp.solver import finder
 WEIGHT_LIMIT = 2**40
 
 
-def bounds_of(args, defaults: dict = finder.DEFAULT_POOLS) -> finder.Bounds:
+def bounds_of(args: argparse.Namespace, defaults: dict = finder.DEFAULT_POOLS) -> finder.Bounds:
     """The bounds of add_bounds_flags' flags, on the `defaults` pools."""
     if args.runtimes is None:
         prop = PROPERTIES.get(args.property) if getattr(args, "property", None) is not None else None
@@ -59,7 +61,7 @@ def bounds_of(args, defaults: dict = finder.DEFAULT_POOLS) -> finder.Bounds:
     return finder.Bounds(args.runtimes, args.entries, pools, args.isvc, args.modes, args.accelerators, args.models)
 
 
-def add_bounds_flags(parser, runtimes_default: str) -> None:
+def add_bounds_flags(parser: argparse.ArgumentParser, runtimes_default: str) -> None:
     """The bounds and pools flags, find's and `diff --exhaustive`'s (bounds_of reads them)."""
     parser.add_argument("--runtimes", type=int, default=None, metavar="N",
                         help=f"runtimes per scope, ServingRuntimes and ClusterServingRuntimes (default: {runtimes_default})")

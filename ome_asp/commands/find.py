@@ -14,9 +14,10 @@ witness; 1: none within the bounds; 2: usage; 3: internal error.
 
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 import clingo
 
@@ -32,7 +33,7 @@ from ome_asp.render import case_files, report
 from ome_asp.solver import engine, finder, programs, space
 
 
-def question(args) -> Question:
+def question(args: argparse.Namespace) -> Question:
     chosen = [name for name in ("differ", "differ_encoding", "property") if getattr(args, name) is not None]
     if len(chosen) > 1:
         raise UsageError("give one of --differ, --differ-encoding, --property (and --where to restrict it)")
@@ -157,7 +158,7 @@ def where_warnings(where: Path | None, directory: Path) -> list[str]:
             "or the input): it never holds" for name, arity in sorted(read - defined)]
 
 
-def _atoms(statement, heads: bool) -> set[tuple[str, int]]:
+def _atoms(statement: clingo.ast.AST, heads: bool) -> set[tuple[str, int]]:
     """The predicates of a rule's head (heads; #defined and #external define
     too) or of its body."""
     kind = statement.ast_type
@@ -291,7 +292,7 @@ def write_cases(found: Found, directory: Path) -> None:
 # --- the command line ------------------------------------------------------------
 
 
-def add_parser(commands) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "find",
         help="search small clusters for one where two specifications disagree or a property breaks",
@@ -314,7 +315,7 @@ def add_parser(commands) -> None:
     parser.set_defaults(run=run)
 
 
-def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+def run(args: argparse.Namespace, stdin: BinaryIO, stdout: TextIO, stderr: TextIO) -> int:
     q, bounds = question(args), bounds_of(args)
     for warning in where_warnings(q.where, q.sides[0].encoding):
         print(f"warning: {warning}", file=stderr)

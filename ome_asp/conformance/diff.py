@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import IO, BinaryIO, Callable, TextIO
 
 import yaml
 
@@ -54,7 +54,7 @@ ANSWER_KEYS = ("selected", "ranking", "rejected", "message")
 BATCH_ITEMS = 64  # ome-asp answers the items this many at a time, one world each
 
 
-def add_parser(commands) -> argparse.ArgumentParser:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Register `diff` on the CLI's subcommands."""
     parser = commands.add_parser(
         "diff",
@@ -244,6 +244,7 @@ class Implementation:
             if isinstance(answer, ImplementationError):  # nothing it does next can make it an answer
                 self.close(kill=True)
                 raise answer
+            assert self.process is not None  # _start's
             try:
                 code = self.process.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
@@ -287,11 +288,13 @@ class Implementation:
 
     @staticmethod
     def _write(process: subprocess.Popen, line: bytes, close_input: bool) -> None:
+        stdin = process.stdin
+        assert stdin is not None  # opened with stdin=PIPE
         try:
-            process.stdin.write(line)
-            process.stdin.flush()
+            stdin.write(line)
+            stdin.flush()
             if close_input:
-                process.stdin.close()
+                stdin.close()
         except (OSError, ValueError):  # it ended, or was ended: no answer will come
             pass
 
@@ -303,7 +306,7 @@ class Implementation:
         threading.Thread(target=self._read, args=(self.process.stdout, self.lines), daemon=True).start()
 
     @staticmethod
-    def _read(stream, lines: queue.Queue) -> None:
+    def _read(stream: IO[bytes], lines: queue.Queue) -> None:
         try:
             while line := stream.readline(MAX_ANSWER_BYTES + 1):
                 if len(line) > MAX_ANSWER_BYTES:  # not an answer, said at once; nothing after it is read
@@ -330,7 +333,8 @@ class Implementation:
         try:
             if kill:
                 _kill(process)
-            process.stdin.close()
+            if process.stdin is not None:  # opened with stdin=PIPE
+                process.stdin.close()
             process.wait(timeout=5)
         except (OSError, ValueError, subprocess.TimeoutExpired):
             _kill(process)
@@ -372,25 +376,25 @@ def normalize(answer: dict, namespace: str) -> dict:
     return result
 
 
-def _runtime(value, namespace: str) -> dict:
+def _runtime(value: object, namespace: str) -> dict:
     if not isinstance(value, dict) or "kind" not in value or "name" not in value:
         raise ImplementationError(f"a runtime is {{kind, namespace, name}}, got {json.dumps(value)[:100]}")
     return {"kind": value["kind"], "namespace": value.get("namespace", namespace) if value["kind"] == "ServingRuntime" else None,
             "name": value["name"]}
 
 
-def _row(row, namespace: str) -> dict:
+def _row(row: dict, namespace: str) -> dict:
     return {**_runtime(row, namespace), **{k: v for k, v in row.items() if k not in ("kind", "namespace", "name")}}
 
 
-def _number(value):
+def _number(value: object) -> object:
     try:
         return Fraction(str(value))
     except (ValueError, ZeroDivisionError):
         return value
 
 
-def _same(key: str, ours, theirs) -> bool:
+def _same(key: str, ours: object, theirs: object) -> bool:
     if key in ("score", "distance", "priority", "weight") and ours is not None and theirs is not None:
         return _number(ours) == _number(theirs)
     return ours == theirs
@@ -445,7 +449,7 @@ def restricted(ours: dict, theirs: dict) -> dict:
     return result
 
 
-def side_by_side(left: str, right: str, titles=("ome-asp", "implementation")) -> str:
+def side_by_side(left: str, right: str, titles: tuple[str, str] = ("ome-asp", "implementation")) -> str:
     """Two texts in columns, `|` marking the lines that differ."""
     a, b = left.splitlines(), right.splitlines()
     width = max([len(line) for line in a] + [len(titles[0])])
@@ -462,7 +466,7 @@ def side_by_side(left: str, right: str, titles=("ome-asp", "implementation")) ->
 # --- shrinking ---------------------------------------------------------------------
 
 
-def _paths(value, prefix=()) -> list[tuple]:
+def _paths(value: object, prefix: tuple = ()) -> list[tuple]:
     """Every deletable position below `value` (list items and mapping keys)."""
     found = []
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
@@ -562,11 +566,11 @@ def write_counterexample(directory: Path, found: Disagreement, command: str) -> 
             + side_by_side(case_files.dump(restricted(found.ours, found.theirs)), case_files.dump(found.theirs)), encoding="utf-8")
 
 
-def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+def run(args: argparse.Namespace, stdin: BinaryIO, stdout: TextIO, stderr: TextIO) -> int:
     if args.generate is not None:
         if args.generate < 1:
             raise UsageError("--generate needs at least 1 case")
-        items, skipped = generated_items(args.generate, args.seed, args.profile), []
+        items, skipped = generated_items(args.generate, args.seed, args.profile), list[str]()
     else:
         items, skipped = corpus_items(args.corpus, args.profile)
         if not items:

@@ -15,11 +15,12 @@ Exit 0: all checked clusters agree; 1: a disagreement; 2: usage; 3: internal.
 
 from __future__ import annotations
 
+import argparse
 import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from ome_asp.analysis import find
 from ome_asp.commands.bounds_flags import add_bounds_flags, bounds_of, bounds_text, searchable
@@ -37,7 +38,7 @@ POOLS = {**finder.DEFAULT_POOLS, "versions": (), "operators": (), "weights": (),
 PROGRESS_S = 2.0  # seconds between progress lines on stderr
 
 
-def add_parser(commands) -> None:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`diff` with its --exhaustive flags (the CLI registers diff here: this
     module builds on diff, so diff cannot import it)."""
     parser = diff.add_parser(commands)
@@ -46,7 +47,7 @@ def add_parser(commands) -> None:
                         else diff.run(args, stdin, stdout, stderr))
 
 
-def add_flags(parser) -> None:
+def add_flags(parser: argparse.ArgumentParser) -> None:
     add_bounds_flags(parser, f"{RUNTIMES} with --exhaustive")
     parser.add_argument("--start", type=int, default=0, metavar="K",
                         help="--exhaustive: begin at the K-th cluster (from 0: resume a run)")
@@ -71,7 +72,7 @@ class Tally:
         return self.start + self.checked
 
 
-def run(args, stdout: TextIO, stderr: TextIO) -> int:
+def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     if args.runtimes is None:
         args.runtimes = RUNTIMES
     if args.start < 0 or (args.max_clusters is not None and args.max_clusters < 1):
@@ -115,14 +116,15 @@ def run(args, stdout: TextIO, stderr: TextIO) -> int:
     return Exit.NEGATIVE if tally.disagreed else Exit.OK
 
 
-def _check(item: diff.Item, ours: dict, answer, impl: diff.Implementation, tally: Tally, args, lines: TextIO) -> None:
+def _check(item: diff.Item, ours: dict, answer: dict | diff.ImplementationError, impl: diff.Implementation, tally: Tally,
+           args: argparse.Namespace, lines: TextIO) -> None:
     raw, theirs, found = diff.judged(item, ours, answer)
     tally.checked += 1
     if not found:
         tally.agreed += 1
         return
     tally.disagreed += 1
-    entry = {"cluster": int(item.name.split("-")[1]), "differences": found, "manifests": item.documents}
+    entry: dict[str, Any] = {"cluster": int(item.name.split("-")[1]), "differences": found, "manifests": item.documents}
     if len(tally.disagreements) < args.max_counterexamples:
         shrunk = diff.minimize(item, impl, ours)
         if not shrunk.differences:  # a flaky implementation: keep the cluster as enumerated

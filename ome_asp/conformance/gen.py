@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from ome_asp.commands import batch
 from ome_asp.conformance import cases
@@ -32,7 +32,7 @@ from ome_asp.testing.builders import seeded
 BATCH_CASES = 64
 
 
-def add_parser(commands) -> argparse.ArgumentParser:
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Register `gen` on the CLI's subcommands."""
     parser = commands.add_parser(
         "gen",
@@ -77,7 +77,7 @@ def build_cases(generated: list[tuple[list[dict], dict]], profile: str) -> list[
     return built
 
 
-def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+def run(args: argparse.Namespace, stdin: BinaryIO, stdout: TextIO, stderr: TextIO) -> int:
     if args.count < 1:
         raise UsageError("--count must be at least 1")
     counts: Counter = Counter()

@@ -77,14 +77,16 @@ def clusters(bounds: finder.Bounds, profile: Profile, canonical: bool = False, e
     number = 0
     for objects in range(slots + 1):
         for fields in range(most_fields + 1):
-            layer, switch = [], clingo.Function("layer", [clingo.Number(objects), clingo.Number(fields)])
+            layer: list[tuple[int, tuple[tuple[str, str, int], ...]]] = []
+            switch = clingo.Function("layer", [clingo.Number(objects), clingo.Number(fields)])
             ctl.assign_external(switch, True)  # an external is false until assigned (an assumption cannot lift it)
             with ctl.solve(yield_=True) as handle:
                 for model in handle:
                     # One C call per atom (str), not one per argument: this loop is the enumeration's cost.
-                    chosen = sorted(ATOM.match(str(symbol)).groups() for symbol in model.symbols(shown=True))
-                    layer.append((sum(int(p) for name, slot, f, p in chosen if name == "free"),
-                                  tuple((slot, f, int(p)) for name, slot, f, p in chosen if name == "set")))
+                    matches = [ATOM.match(str(symbol)) for symbol in model.symbols(shown=True)]  # all set/3, free/3
+                    atoms = sorted(match.group(1, 2, 3, 4) for match in matches if match is not None)
+                    layer.append((sum(int(p) for name, slot, f, p in atoms if name == "free"),
+                                  tuple((slot, f, int(p)) for name, slot, f, p in atoms if name == "set")))
             ctl.assign_external(switch, False)
             if number + len(layer) <= start:
                 number += len(layer)

@@ -22,6 +22,7 @@ then each field's position in a fixed order, which makes the optimum unique.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 import clingo
@@ -329,7 +330,8 @@ def profile_term(profile: Profile) -> str:
     return profile.name
 
 
-def _term(value):
+def _term(value: object) -> object:
+    """A pool value as the term pool_value/3 gives it: a flag as true/false, a mapping as `set`."""
     if isinstance(value, bool):
         return const("true" if value else "false")
     if isinstance(value, dict):
@@ -337,7 +339,7 @@ def _term(value):
     return value
 
 
-def go_order_gap(profile: Profile, sizes: tuple[str, ...]) -> tuple[str, float, float] | None:
+def go_order_gap(profile: Profile, sizes: tuple[str, ...]) -> tuple[str, Fraction | float, Fraction | float] | None:
     """Two float64 distances (Z5) of one model size that differ by less than
     one parameter, under a profile with Go's sort (O3/O4), or None. Go's
     comparator truncates such a difference to 0, and its insertion sort over
@@ -348,11 +350,16 @@ def go_order_gap(profile: Profile, sizes: tuple[str, ...]) -> tuple[str, float, 
         return None
     values = [size_value(profile, text) for text in sizes]
     for size, value in zip(sizes, values):
-        distances = sorted({abs(low - value) + abs(high - value) for low in values for high in values})
+        distances = sorted({_apart(low, value) + _apart(high, value) for low in values for high in values})
         for near, far in zip(distances, distances[1:]):
             if far - near < 1 or far != far:  # NaN compares with nothing: Go's order is unspecified (OQ-30)
                 return size, near, far
     return None
+
+
+def _apart(a: Fraction | float, b: Fraction | float) -> Fraction | float:
+    """|a - b| (Z5's terms), of exact counts or of float64s alike."""
+    return a - b if a >= b else b - a
 
 
 def reads(profile: Profile) -> list[str]:
@@ -393,9 +400,9 @@ def _profile_tables(builder: FactBuilder, entries: EntryTables, profile: Profile
             if profile.size_syntax == "go":
                 for t, high in enumerate(values, 1):
                     fact.pool_size_distance(p, v, u, t, exact(value), exact(bound), exact(high),
-                                            exact(abs(bound - value) + abs(high - value)))
+                                            exact(_apart(bound, value) + _apart(high, value)))
             else:
-                fact.pool_size_gap(p, v, u, exact(value), exact(bound), exact(abs(bound - value)))
+                fact.pool_size_gap(p, v, u, exact(value), exact(bound), exact(_apart(bound, value)))
 
 
 def _canonical_levels(bounds: Bounds, runtime_slots: list[int]) -> list[tuple[str, str]]:
@@ -493,7 +500,8 @@ def decode(symbols: list[clingo.Symbol], cost: list[int], bounds: Bounds) -> Wit
 def witness(chosen: dict[str, dict[str, int]], cost: list[int], bounds: Bounds) -> Witness:
     """The manifests of the chosen fields: slot -> field -> pool position (set/3)."""
     extra_slot = f"rt({2 * bounds.runtimes + 1})"
-    documents, extra = [], []
+    documents: list[dict] = []
+    extra: list[dict] = []
     pools = bounds.all_pools()
     pools["runtime_names"] += (added_name(pools["runtime_names"]),)  # the extra runtime's position (program)
     documents += [_model_document(chosen[f"md({k})"], pools) for k in range(1, bounds.models + 1) if f"md({k})" in chosen]
@@ -513,11 +521,11 @@ def witness(chosen: dict[str, dict[str, int]], cost: list[int], bounds: Bounds) 
     return Witness(documents, extra, list(zip(SIZE_CRITERIA, cost[:3])))
 
 
-def _value(pools: dict, name: str, position: int):
+def _value(pools: dict, name: str, position: int) -> object:
     return pools[FIELD[name].pool][position - 1]
 
 
-def _put(document: dict, f: Field, value) -> None:
+def _put(document: dict, f: Field, value: object) -> None:
     for key in f.path[:-1]:
         document = document.setdefault(key, {})
     value = dict(value) if isinstance(value, dict) else value
