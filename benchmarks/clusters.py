@@ -58,3 +58,18 @@ def runtime_documents(count: int, rng: random.Random) -> list[dict]:
 def cluster_documents(runtimes: int, models: int = 1, seed: int = 0) -> list[dict]:
     rng = random.Random(seed)
     return model_documents(models, rng) + runtime_documents(runtimes, rng)
+
+
+def namespaced_documents(runtimes: int, seed: int = 0) -> list[dict]:
+    """Many namespaces (issue 28): `runtimes` ServingRuntimes spread over
+    runtimes/10 namespaces, each namespace with one BaseModel, so
+    `explain --all-models` asks runtimes/10 queries of 10 candidates each."""
+    rng = random.Random(seed)
+    spaces = max(runtimes // 10, 1)
+    models = model_documents(spaces, rng)
+    for i, model in enumerate(models):
+        model["kind"], model["metadata"]["namespace"] = "BaseModel", f"ns-{i:05d}"
+    documents = runtime_documents(runtimes, rng)
+    for i, runtime in enumerate(documents):
+        runtime["kind"], runtime["metadata"]["namespace"] = "ServingRuntime", f"ns-{i % spaces:05d}"
+    return models + documents

@@ -34,12 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests"), str(ROOT)]
 
 import reference_model  # noqa: E402
-from clusters import NAMESPACE, cluster_documents  # noqa: E402
+from clusters import NAMESPACE, cluster_documents, namespaced_documents  # noqa: E402
 from compare import section_of  # noqa: E402
 from groundsize import ground_size  # noqa: E402
 
 from ome_asp.commands.serve import Oracle  # noqa: E402
-from ome_asp.input.loader import load  # noqa: E402
+from ome_asp.input.loader import load, load_documents  # noqa: E402
 from ome_asp.solver import ask  # noqa: E402
 from ome_asp.solver.facts import Query, build_facts  # noqa: E402
 from ome_asp.solver.programs import Variant  # noqa: E402
@@ -196,6 +196,20 @@ class Suite:
                              "phases": {k: float(v.replace(",", "")) / 1000 for k, v in phases.items()},
                              "parent_mb": int(out[0]) / 1024, "worker_mb": int(out[1]) / 1024})
         self.results["whole_cluster"] = {"runtimes": runtimes, "models": models, "rows": rows}
+
+    def many_namespaces(self, sizes: list[int]) -> None:
+        """Issue 28: N runtimes over N/10 namespaces, every model explained
+        (one BaseModel per namespace), in-process from the values: the
+        explain program's ground time and size, and the ratio of each size's
+        time to the previous one's (linear: 4x per 4x runtimes)."""
+        rows = []
+        for size in sizes:
+            cluster = load_documents(namespaced_documents(size))
+            queries = [Query(m.namespace, model=m.name) for m in cluster.models]
+            answer = ask.solve(build_facts(cluster, queries), len(queries), Variant.EXPLAIN, sizes=True)
+            rows.append({"runtimes": size, "ground_s": answer.stats["ground_s"], "atoms": answer.stats["atoms"],
+                         "rules": answer.stats["rules"]})
+        self.results["many_namespaces"] = rows
 
     def import_time(self) -> None:
         """G1's part: `python -X importtime` of the explain command's modules,
@@ -358,6 +372,12 @@ def markdown(results: dict) -> str:
             "S = 1 / ((1 − p) + p / 2); the 16-core figure is what p predicts.", "",
             "| profile | speed-up on 2 | p | predicted on 16 cores |", "|---|---:|---:|---:|"]
     out += [f"| {profile} | {s:.2f}× | {p:.2f} | {s16:.1f}× |" for profile, s, p, s16 in amdahl(whole)]
+    spaces = results["many_namespaces"]
+    out += ["", "## Many namespaces (issue 28): N runtimes over N/10 namespaces, explain, every model", "",
+            "| runtimes | ground | × previous | rules | atoms |", "|---:|---:|---:|---:|---:|"]
+    out += [f"| {r['runtimes']:,} | {ms(r['ground_s'])} | "
+            + (f"{r['ground_s'] / p['ground_s']:.1f}×" if p else "–") + f" | {r['rules']:,.0f} | {r['atoms']:,.0f} |"
+            for p, r in zip([None, *spaces], spaces)]
     imports = results["imports"]
     out += ["", f"Imports (`python -X importtime -c \"import ome_asp.commands.explain\"`): ome_asp's own modules "
             f"{ms(imports['ours_s'])} of {ms(imports['all_s'])}; the largest: "
@@ -402,6 +422,7 @@ def main(argv=None) -> int:
         suite.batches([5, 20] if args.quick else [50, 500, 5000], models=3 if args.quick else 100)
         suite.peak_memory(*((20, 3) if args.quick else (5000, 100)))
         suite.whole_cluster_job(*((20, 3) if args.quick else (550, 100)), jobs=(1, 2))
+        suite.many_namespaces([100, 400] if args.quick else [1000, 4000, 16000])
         suite.import_time()
         suite.warm_cases(20 if args.quick else 2000)
     text = markdown(suite.results)

@@ -179,3 +179,20 @@ def successive_optima(
             raise AssertionError(f"after {order}: {len(optimal)} optimal answer sets")
         (chosen,) = [s for s in optimal[0].answer.symbols if s.match("selected", 2) and s.arguments[0].number == query]
         order.append(str(chosen.arguments[1]))
+
+
+#: Q1's candidate scopes (lookup.lp), which ordering.lp's keys read (D-111).
+SCOPES = ("runtime_scope/2", "query_scope/2")
+
+
+def scoped(b: FactBuilder, queries: Iterable[int], runtimes: Iterable) -> FactBuilder:
+    """The scopes lookup.lp derives, as facts, for files tested without it:
+    each runtime's (its namespace, or `cluster`) and each query's (the
+    namespace "ns" and `cluster`)."""
+    for r in runtimes:
+        symbol = clingo.parse_term(r.text)
+        b.fact.runtime_scope(r, const("cluster") if symbol.name == "csr" else term(str(symbol.arguments[0])))
+    for q in queries:
+        b.fact.query_scope(q, term('"ns"'))
+        b.fact.query_scope(q, const("cluster"))
+    return b

@@ -4,7 +4,7 @@ import pytest
 
 from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
-from .lp import INPUT_PREDICATES, optimal_models, run
+from .lp import INPUT_PREDICATES, SCOPES, optimal_models, run, scoped
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
 
@@ -51,7 +51,7 @@ def test_more_than_one_answer_set_fails():
     upstream = (
         "examined/2", "failed/2", "query_view/2", "view_score/3", "runtime/1",
         "sized_query/3", "runtime_distance/2", "sized_distance/3",
-    )
+    ) + SCOPES
     b = FactBuilder(schema=None)
     view = const("v")
     b.fact.query_view(1, view)
@@ -61,6 +61,8 @@ def test_more_than_one_answer_set_fails():
         b.fact.examined(1, r)
         b.fact.view_score(view, r, b.exact(1))
         b.fact.runtime_name_rank(r, 1)
+        scoped(b, (), (r,))
+    scoped(b, (1,), ())
     with pytest.raises(AssertionError, match="exactly one answer set, got 2"):
         run(files, b, upstream=upstream)
     # The same two runtimes with one name rank (impossible input: names are

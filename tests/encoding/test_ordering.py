@@ -22,14 +22,14 @@ import pytest
 
 from ome_asp.solver.facts import FactBuilder, runtime_id
 
-from .lp import optimal_models, optimum, run, successive_optima, term, text
+from .lp import SCOPES, optimal_models, optimum, run, scoped, successive_optima, term, text
 
 KEYS = ("ordering.lp",)
 FILES = ("ordering.lp", "selection.lp")
 UPSTREAM = (
     "examined/2", "failed/2", "query_view/2", "view_score/3",
     "sized_query/3", "runtime_distance/2", "sized_distance/3", "runtime/1",
-)
+) + SCOPES
 
 B = 10**9
 SIZE = 3_210_000_000
@@ -77,7 +77,7 @@ def builder(runtimes, sized=True, query=1, one_bounded=ONE_BOUNDED):
         elif sized:
             b.fact.sized_distance(b.exact(SIZE), r, b.exact(distance))
         b.fact.runtime_name_rank(r, ranks[name])
-    return b
+    return scoped(b, (query,), (r for (r, _), _, _ in runtimes))
 
 
 def keys(answer, query=1):
@@ -176,6 +176,7 @@ def test_o3_distance_for_the_querys_size():
     b.fact.runtime(nodist)
     b.fact.view_score(VIEW, nodist, b.exact(6))
     b.fact.runtime_name_rank(nodist, 2)
+    scoped(b, (2,), (nodist,))
     answer = run(KEYS, b, upstream=UPSTREAM)
     # the positive exact numbers, in order: 6, 1.21B, 3.21B, 5B, 7B -> ranks 1..5
     assert keys(answer, 1) == {text(a): (1, -1, 2, 1)}
@@ -200,6 +201,7 @@ def test_rank_key_only_for_qualifying_runtimes(distance):
     else:
         b.fact.runtime_distance(unexamined, b.exact(0))
     b.fact.runtime_name_rank(unexamined, 3)
+    scoped(b, (), (unexamined,))
     assert set(keys(run(KEYS, b, upstream=UPSTREAM))) == set(names(csr("a")))
 
 
@@ -258,6 +260,7 @@ def test_o5_one_selection_per_query():
     b.fact.query_view(2, VIEW)
     for r, _ in (csr("a"), csr("b")):
         b.fact.examined(2, r)
+    scoped(b, (2,), ())
     b.fact.query(3)
     best = optimum(FILES, b, upstream=UPSTREAM)
     assert best.answer.rows("selected") == {("1", names(csr("b"))[0]), ("2", names(csr("b"))[0])}

@@ -25,7 +25,7 @@ import pytest
 
 from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
-from .lp import run, term, text
+from .lp import SCOPES, run, scoped, term, text
 
 FILES = ("qualification.lp",)
 UPSTREAM = (
@@ -46,7 +46,7 @@ UPSTREAM = (
 Q9_FILES = FILES + ("ordering.lp",)
 Q9_UPSTREAM = UPSTREAM + (
     "runtime/1", "query_view/2", "view_score/3", "sized_query/3", "runtime_distance/2", "sized_distance/3",
-)
+) + SCOPES
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
 R = text(RT)
@@ -124,6 +124,7 @@ def ranked(b, runtimes=(RT,)):
         b.fact.runtime(r)
         b.fact.runtime_name_rank(r, k)
         b.fact.view_score(view, r, b.exact(6))
+    scoped(b, (1,), runtimes)
     return run(Q9_FILES, b, upstream=Q9_UPSTREAM)
 
 

@@ -23,12 +23,12 @@ import pytest
 from ome_asp.input.sizes import parse_size
 from ome_asp.solver.facts import FactBuilder, const, runtime_id
 
-from .lp import run, term, text
+from .lp import SCOPES, run, scoped, term, text
 
 FILES = ("sizes.lp",)
 UPSTREAM = ("evaluated/2", "examined/2", "runtime/1")
 #: ordering.lp's upstream besides sizes.lp's predicates.
-ORDERING_UPSTREAM = UPSTREAM + ("failed/2", "query_view/2", "view_score/3")
+ORDERING_UPSTREAM = UPSTREAM + ("failed/2", "query_view/2", "view_score/3") + SCOPES
 
 RT = runtime_id("ClusterServingRuntime", None, "rt")
 R = text(RT)
@@ -83,7 +83,7 @@ def ranked(b, failed=False):
     b.fact.runtime_name_rank(RT, 1)
     if failed:
         b.fact.failed(1, RT)
-    return run(FILES + ("ordering.lp",), b, upstream=ORDERING_UPSTREAM)
+    return run(FILES + ("ordering.lp",), scoped(b, (1,), (RT,)), upstream=ORDERING_UPSTREAM)
 
 
 def key_distances(answer):
