@@ -29,7 +29,7 @@ import clingo
 
 from ome_asp.errors import FACTS_IN_PROGRESS, InternalError
 from ome_asp.input.objects import Cluster, Query, RuntimeRef
-from ome_asp.solver import engine, gosort, worlds
+from ome_asp.solver import engine
 from ome_asp.solver.answer import Answer, Criterion, _texts, criteria_of, decode, decode_texts, named_cost
 from ome_asp.solver.facts import Facts, build_facts, with_queries
 from ome_asp.solver.programs import OUTCOME, Variant
@@ -97,7 +97,11 @@ def solve(facts: Facts, n_queries: int, variant: Variant, sizes: bool = False) -
 
 
 def _go_sort(facts: Facts):
-    return gosort.order if facts.profile is not None and facts.profile.go_sort else None
+    if facts.profile is None or not facts.profile.go_sort:
+        return None
+    from ome_asp.solver import gosort  # code-v0.1.5's sort: imported by the profiles that sort as Go
+
+    return gosort.order
 
 
 def _go_first(facts: Facts, answer: Answer, variant: Variant) -> str:
@@ -175,6 +179,8 @@ def solve_worlds(batch: list[Facts], n_queries: list[int], variant: Variant) -> 
 
 
 def _solve_worlds(batch: list[Facts], n_queries: list[int], variant: Variant) -> list[Answer] | None:
+    from ome_asp.solver import worlds  # clingo.ast: only batches of worlds (serve, check) rewrite the encoding
+
     program = worlds.declaration() + "".join(worlds.world_facts(f.program, w) for w, f in enumerate(batch))
     ctl = engine.ground_program(program, variant.files, worlds.load)
     with ctl.solve(yield_=True) as handle:
