@@ -180,6 +180,13 @@ def test_git_revisions_never_reach_git_as_flags(repo, revisions, message):
     assert (result.code, result.stderr) == (2, message)
 
 
+@pytest.mark.parametrize("flags", [("--from-cluster",), ("--context", "ops")])
+def test_git_reads_no_cluster_flags(repo, flags):
+    result = run_cli("compare", "--git", "v1..main", "-k", "config", "--all-models", *flags)
+    assert (result.code, result.stderr) == (2, "error: --from-cluster, --context, --kubeconfig and --request-timeout: "
+                                                "--git reads both snapshots from the repository, no cluster\n")
+
+
 def test_git_paths_stay_inside_the_repository(repo):
     result = run_cli("compare", "--git", "v1..main", "-f", "../../etc", "--all-models")
     assert (result.code, result.stderr) == (2, 'error: --git: ../../etc is not a path inside the repository\n')

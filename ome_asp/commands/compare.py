@@ -129,8 +129,9 @@ def check_mode(args, pair) -> None:
             raise UsageError(f"{sides[0]}: {mode} reads both snapshots from -f/-k; --before and --after do not apply")
         if not (args.filename or args.kustomize or (pair is not None and args.from_cluster)):
             raise UsageError(f"no input: {mode} needs -f PATH or -k DIR" + (" or --from-cluster" if pair else ""))
-        if args.git is not None and args.from_cluster:
-            raise UsageError("--from-cluster: --git reads both snapshots from the repository")
+        if args.git is not None and (args.from_cluster or args.context or args.kubeconfig or args.request_timeout):
+            raise UsageError("--from-cluster, --context, --kubeconfig and --request-timeout: --git reads both "
+                             "snapshots from the repository, no cluster")
         if args.show_ignored and pair is not None:
             raise UsageError("--show-ignored: profiles compare one set of manifests, no field changes")
         return
