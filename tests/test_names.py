@@ -19,6 +19,8 @@ WORKED = ["-n", "llama-demo", "-f", str(FIXTURES / "worked-example")]
      'hint: did you mean "llama-chat"?'),
     (["steer", "--model", "llama-3-2-3b-instruc", "--want", "vllm-llama"],
      'error: clusterbasemodels.ome.io "llama-3-2-3b-instruc" not found', 'hint: did you mean "llama-3-2-3b-instruct"?'),
+    (["select", "--isvc", "llama-chatt"], 'error: inferenceservices.ome.io "llama-chatt" not found',
+     'hint: did you mean "llama-chat"?'),
 ])
 def test_a_misspelt_model_or_isvc_gets_a_suggestion_under_the_error(argv, error, hint):
     run = run_cli(*argv, *WORKED)

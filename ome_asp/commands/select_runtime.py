@@ -32,7 +32,7 @@ from ome_asp.commands import batch
 from ome_asp.commands.options import load_cluster, name_argument, print_outcome, warn_denied
 from ome_asp.errors import Exit, UsageError
 from ome_asp.input.objects import Query
-from ome_asp.render import report
+from ome_asp.render import reasons, report
 from ome_asp.render.selection import Selection
 from ome_asp.solver import ask
 from ome_asp.solver.programs import Variant
@@ -69,7 +69,9 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     notes = report.notes_json(cluster.warnings, warn_denied(result, stderr))
     selection = Selection(query, result.queries[1], cluster.profile.name, notes)
     if selection.error is not None:
-        raise UsageError(selection.error)
+        error = UsageError(selection.error)
+        error.hint = reasons.did_you_mean(selection.outcome.error, cluster, query.namespace)
+        raise error
     if selection.ended is not None:  # profiles.md section 0: the same report for every command
         return print_outcome(args.output, selection.document(), stdout, stderr)
     if args.output != "text":

@@ -256,12 +256,18 @@ def query_error(error: clingo.Symbol, cluster=None, namespace: str | None = None
     model or an InferenceService the input lacks and another is close (issue
     24; the line itself stays OME's)."""
     failure = OmeAspError(text(error))
-    if cluster is not None and error.name in ("model_not_found", "isvc_not_found"):
-        objects = cluster.models if error.name == "model_not_found" else cluster.inference_services
-        close = closest(error.arguments[0].string, tuple(sorted({o.name for o in objects if o.namespace in (None, namespace)})))
-        if close is not None:
-            failure.hint = f"hint: did you mean {quote(close)}?"
+    failure.hint = None if cluster is None else did_you_mean(error, cluster, namespace)
     return failure
+
+
+def did_you_mean(error: clingo.Symbol, cluster, namespace: str | None) -> str | None:
+    """The hint line for an error naming a model or an InferenceService the
+    input lacks when another in reach of the namespace is close, else None."""
+    if error.name not in ("model_not_found", "isvc_not_found"):
+        return None
+    objects = cluster.models if error.name == "model_not_found" else cluster.inference_services
+    close = closest(error.arguments[0].string, tuple(sorted({o.name for o in objects if o.namespace in (None, namespace)})))
+    return None if close is None else f"hint: did you mean {quote(close)}?"
 
 
 @_renders("isvc_not_found")
