@@ -219,7 +219,7 @@ def section(runtimes: int, models: int, rows: dict[str, tuple[float, float]], re
     )
 
 
-_SECTION = re.compile(rf"^{re.escape(HEADING)}\n.*?(?=^## |\Z)", re.S | re.M)
+_SECTION = re.compile(rf"^{re.escape(HEADING)}\n.*?(?=^## |^<!-- |\Z)", re.S | re.M)
 
 
 def section_of(text: str) -> str:
