@@ -215,6 +215,9 @@ def edit_sets(facts: Facts, variant: Variant, limit: int) -> EditSets:
                 cost = model.cost
                 if len(found) == limit:
                     break
+    # sets of equal cost in one order whatever order the solver met them in,
+    # which changes with any edit to the encoding (the docs print them)
+    found.sort(key=lambda symbols: sorted(map(str, symbols)))
     return EditSets(found, named_cost(criteria_of(ctl), cost) if found else [])
 
 
