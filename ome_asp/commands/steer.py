@@ -16,7 +16,7 @@ from ome_asp.commands.options import add_explain_targets, load_cluster, print_de
 from ome_asp.errors import Exit, OmeAspError, UsageError
 from ome_asp.input.documents import quote
 from ome_asp.input.documents import shown as shown_name
-from ome_asp.input.loader import closest
+from ome_asp.input.loader import closest_in_reach
 from ome_asp.input.objects import (
     CLUSTER_SERVING_RUNTIME,
     INFERENCE_SERVICE,
@@ -38,7 +38,7 @@ def resolve_want(cluster: Cluster, namespace: str, want: str) -> RuntimeRef:
              if r.name == name and r.kind in ((kind,) if kind else (SERVING_RUNTIME, CLUSTER_SERVING_RUNTIME))
              and r.namespace in (None, namespace)]
     if not found:
-        close = closest(name, tuple(sorted({r.name for r in cluster.runtimes if r.namespace in (None, namespace)})))
+        close = closest_in_reach(name, cluster.runtimes, namespace)
         raise OmeAspError(f"--want: no runtime {want!r} is a candidate in namespace {namespace!r}"
                           + ("" if close is None else f"; did you mean {quote(close)}?"))
     if len(found) > 1:

@@ -277,6 +277,12 @@ def closest(key: str, known: tuple[str, ...]) -> str | None:
     return by_case.get(key.lower()) or next(iter(difflib.get_close_matches(key, known, n=1)), None)
 
 
+def closest_in_reach(name: str, objects: Iterable[Any], namespace: str | None) -> str | None:
+    """`closest` among the names of `objects` that `namespace` sees: its own
+    and the cluster-scoped ones."""
+    return closest(name, tuple(sorted({o.name for o in objects if o.namespace in (None, namespace)})))
+
+
 def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
     close = closest(key, known)
     return f'; did you mean "{close}"?' if close else ""

@@ -20,7 +20,7 @@ import clingo
 
 from ome_asp.errors import InternalError, OmeAspError
 from ome_asp.input.documents import quote, shown
-from ome_asp.input.loader import closest
+from ome_asp.input.loader import closest_in_reach
 
 NONE = "none"  # the constant the encoding uses for an absent value
 
@@ -266,7 +266,7 @@ def did_you_mean(error: clingo.Symbol, cluster, namespace: str | None) -> str | 
     if error.name not in ("model_not_found", "isvc_not_found"):
         return None
     objects = cluster.models if error.name == "model_not_found" else cluster.inference_services
-    close = closest(error.arguments[0].string, tuple(sorted({o.name for o in objects if o.namespace in (None, namespace)})))
+    close = closest_in_reach(error.arguments[0].string, objects, namespace)
     return None if close is None else f"hint: did you mean {quote(close)}?"
 
 
