@@ -123,6 +123,14 @@ STEER_EXAMPLES = [
      "A runtime the admission webhook denies (W3: an unknown accelerator class): the edit admits it."),
     (["--model", "llama-70b", "-f", "fixtures/steer/admission", "--want", "rt-w4"],
      "A runtime the admission webhook denies (W4: two priorities in one name group): one priority set to the other."),
+    (["--isvc", "chat", "-n", "team-a", "-f", "fixtures/steer/b200", "--want", "llama-70b-h100"],
+     "The InferenceService asks for nvidia-b200: its accelerator class and a priority, two plain edits, before "
+     "the one-edit set that wins on the name alone."),
+    (["--model", "llama-70b", "-n", "team-a", "-f", "fixtures/steer/team-override", "--want", "ClusterServingRuntime/vllm-h100"],
+     "A team's ServingRuntime comes first (O1): disabling it leaves the InferenceService that names it without a runtime, "
+     "said under the set."),
+    (["--isvc", "chat", "-f", "fixtures/steer/name-tie", "--want", "a-rt", "--own", "isvc", "--robust"],
+     "`--robust` where every set wins on the name alone: exit 1, the cheapest overall shown apart."),
 ]
 
 
@@ -152,9 +160,11 @@ def steer_sections() -> str:
            "weight, autoSelect, operator, version, size range, accelerator class, deployment mode, RUNTIME's "
            "classes, RUNTIME's mode, disabling another runtime, re-enabling, in this order); then the "
            "smallest change (a number's, or setting a field before removing it). The cheapest set of the "
-           "other search (overall when the sets are robust) is shown apart. Each set is selected again as "
+           "other search (overall when the sets are robust) is shown apart; with `--robust` given and no "
+           "robust set, steer exits 1 and still shows the cheapest overall. Each set is selected again as "
            "explain ranks and as select uses it, and what select still reports (warnings, an X6 advisory, a "
-           "denial) is printed under it; the alternatives of disabling the runtimes ranked before RUNTIME "
+           "denial) is printed under it, with what changes for the cluster's other InferenceServices (one "
+           "that moves to another runtime or to none, a new warning, advisory or denial); the alternatives of disabling the runtimes ranked before RUNTIME "
            "(with the other models that would move) and of pinning it in `spec.runtime.name` (with the "
            "advisory a pin leaves: then it is no success) are always listed. "
            "Every edit set that ties is printed (up to 5), with a note when only the name tie-break (O4) or "

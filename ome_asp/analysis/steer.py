@@ -305,25 +305,29 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     found, optimum, candidates = searched[leads]
     others = searched.get(not leads, ([], [], []))[0][:1]  # the other search's cheapest, where it differs
     others = [s for s in others if not found or {e.describe() for e in s} != {e.describe() for e in found[0]}]
-    edit_sets = [_verified(cluster, query, want, edits) for edits in found]
-    alternatives = _alternatives(cluster, query, want, before, isvc)
+    elsewhere = _Elsewhere.of(cluster, query)
+    verified = _verified(cluster, query, want, found + others, elsewhere)
+    edit_sets, other_sets = verified[:len(found)], verified[len(found):]
+    alternatives = _alternatives(cluster, query, want, before, isvc, elsewhere)
     if edit_sets:
         return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied, optimum=optimum, denial=denial,
-                           robust=leads, other_sets=[_verified(cluster, query, want, edits) for edits in others],
-                           alternatives=alternatives)
+                           robust=leads, other_sets=other_sets, alternatives=alternatives)
     unnamed = []  # why naming the runtime does not make OME use it either
     if own == "isvc":  # D-66: the InferenceService's fields cannot steer the ranking: name the runtime (X1)
         named = _steer_named(cluster, query, want, isvc, before, denied)
         if named.edit_sets:
             return named
         unnamed = named.impossible
-    helps = _what_helps(cluster, query, runtime, before, isvc, own)
-    if denial is not None:
+    helps = _what_helps(cluster, query, runtime, before, isvc, own, leads)
+    if other_sets:  # --robust asked for, none exists (D-124): the cheapest overall is shown apart, exit 1
+        why = ["every set that makes it win wins on the name tie-break alone (O4); the cheapest overall is shown apart (--no-robust)"]
+    elif denial is not None:
         why = [f"the admission webhook denies it ({denial}) and no edit set admits it and makes it win"]
     else:
         why = _why_impossible(before.verdicts[want])
     impossible = helps + unnamed + ([] if helps else why)
-    return SteerResult(want, query, blockers, [], before, impossible, candidates, denied, denial=denial, alternatives=alternatives)
+    return SteerResult(want, query, blockers, [], before, impossible, candidates, denied, denial=denial, robust=leads,
+                       other_sets=other_sets, alternatives=alternatives)
 
 
 def _quirks(optimum: list[Criterion]) -> int:
@@ -342,13 +346,14 @@ def _search(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswe
 
 
 def _what_helps(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer,
-                isvc: InferenceService | None, own: str) -> list[str]:
+                isvc: InferenceService | None, own: str, robust: bool) -> list[str]:
     """Where no edit `own` allows helps, which kind would (issue 16): the edits
-    of a set over every object, or naming the runtime in the
-    InferenceService's spec.runtime (X1); [] when neither does."""
+    of a set over every object (robust ones where the sets must be), or
+    naming the runtime in the InferenceService's spec.runtime (X1); [] when
+    neither does."""
     want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
     if own != "all":
-        helping, _, _ = _search(cluster, query, runtime, before, isvc, "all")
+        helping, _, _ = _search(cluster, query, runtime, before, isvc, "all", robust)
         if helping:
             edits = sorted(helping[0], key=lambda e: (KINDS.index(e.kind), e.path))
             owners = ["runtime" if e.runtime == want else "isvc" if e.runtime.kind == INFERENCE_SERVICE else "all"
@@ -665,32 +670,76 @@ def _model(cluster: Cluster, before: QueryAnswer) -> Model | None:
     return next((m for m in cluster.models if m.name == name and m.namespace == namespace), None)
 
 
-def _verified(cluster: Cluster, query: Query, want: RuntimeRef, edits: list[Edit]) -> EditSet:
-    """The edit set applied to the manifests and selected again, as explain
-    ranks and as select uses (issue 24): it must make `want` the first
-    runtime and the one OME uses, or steer reports no success (issue 16);
-    what select still reports (warnings, advisories, a denial) is kept."""
-    def wrong(_, answer: QueryAnswer) -> str | None:
+def _verified(cluster: Cluster, query: Query, want: RuntimeRef, found: list[list[Edit]], elsewhere: _Elsewhere) -> list[EditSet]:
+    """Each edit set applied to the manifests and selected again (one
+    verifier run for them all), as explain ranks and as select uses (issue
+    24): it must make `want` the first runtime and the one OME uses, or steer
+    reports no success (issue 16); what select still reports (warnings,
+    advisories, a denial) is kept, and what it newly reports for the
+    cluster's other InferenceServices (D-125)."""
+    def wrong(k: int, answer: QueryAnswer) -> str | None:
         first = bool(answer.ranking) and answer.ranking[0] == want
-        return None if first and answer.outcome.used in (None, want) else f"does not make {want} win"
+        return None if k > 0 or (first and answer.outcome.used in (None, want)) else f"does not make {want} win"
 
-    claim = Claim(edits, apply_edits(cluster, edits), [query], wrong)
-    answer = verify("steer", [claim], Variant.SELECT_DETAILS)[0][0]  # details: win_notes reads the scoring entries
-    return EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer, _left(query, answer))
+    claims = [Claim(edits, apply_edits(cluster, edits), [query, *elsewhere.queries], wrong) for edits in found]
+    answers = verify("steer", claims, Variant.SELECT_DETAILS) if claims else []  # details: win_notes reads the scoring entries
+    return [EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer, _left(query, answer) + elsewhere.changes(rest))
+            for edits, (answer, *rest) in zip(found, answers)]
 
 
-def _left(query: Query, answer: QueryAnswer) -> list[str]:
-    """What select still reports after the edits: its warnings (an X6
-    advisory among them), the webhook's, a denial, the Warning events."""
+@dataclass
+class _Elsewhere:
+    """The cluster's other InferenceServices and what select reports for each
+    before the edits (the runtime it uses, its texts): an edit set's changes
+    to them are part of what it leaves (issue 24, D-125): a rival disabled
+    that one of them names (X4), a runtime's class or mode changed under one
+    that names it (an X6 advisory), one that moves to the wanted runtime."""
+
+    queries: list[Query]
+    before: list[tuple[RuntimeRef | None, list[str]]]
+
+    @classmethod
+    def of(cls, cluster: Cluster, query: Query) -> _Elsewhere:
+        queries = [Query(i.namespace, isvc=i.name) for i in cluster.inference_services
+                   if (i.namespace, i.name) != (query.namespace, query.isvc)]
+        answers = select_again([(cluster, queries)], Variant.SELECT)[0] if queries else []
+        return cls(queries, [_reported(q, a) for q, a in zip(queries, answers)])
+
+    def changes(self, answers: list[QueryAnswer]) -> list[str]:
+        """What select reports after the edits that it did not before, per InferenceService."""
+        lines = []
+        for q, (used, texts), answer in zip(self.queries, self.before, answers):
+            now, now_texts = _reported(q, answer)
+            name = f"InferenceService {shown_name(q.namespace)}/{shown_name(q.isvc or '')}"
+            if now != used:
+                lines.append(f"{name} moves from {used or 'no runtime'} to {now or 'no runtime'}")
+            lines += [f"{name} ({now or 'no runtime'}): {text}" for text in now_texts if text not in texts]
+        return lines
+
+
+def _reported(query: Query, answer: QueryAnswer) -> tuple[RuntimeRef | None, list[str]]:
+    """The runtime select says OME uses, and what else it reports: why none,
+    and _left's texts but the webhook's note of the runtime it auto-selects
+    (a move says that)."""
     selection = Selection(query, answer)
-    texts = [*selection.warnings, *(selection.text(w) for w in answer.outcome.admission_warnings)]
+    why = [] if selection.message in (None, selection.denial) else [selection.message]  # a denial says it once
+    return answer.outcome.used, why + _left(query, answer, auto_selected=False)
+
+
+def _left(query: Query, answer: QueryAnswer, auto_selected: bool = True) -> list[str]:
+    """What select still reports after the edits: its warnings (an X6
+    advisory among them), the webhook's (its note of the runtime it
+    auto-selects unless not `auto_selected`), a denial, the Warning events."""
+    selection = Selection(query, answer)
+    texts = [selection.text(w) for w in (*answer.outcome.warnings, *answer.outcome.admission_warnings)
+             if auto_selected or w.name != "auto_selected"]
     texts += [] if selection.denial is None else [f"the InferenceService is denied: {selection.denial}"]
     texts += [f"Warning event {reasons.event_reason(reason)}" for reason, _ in answer.outcome.events]
     return list(dict.fromkeys(texts))
 
 
 def _alternatives(cluster: Cluster, query: Query, want: RuntimeRef, before: QueryAnswer,
-                  isvc: InferenceService | None) -> list[Alternative]:
+                  isvc: InferenceService | None, elsewhere: _Elsewhere) -> list[Alternative]:
     """Disabling the runtimes ranked before `want` and pinning it in the
     InferenceService's spec.runtime.name, each selected again, with what it
     costs: the other models whose first runtime a disabled rival is (they
@@ -700,9 +749,10 @@ def _alternatives(cluster: Cluster, query: Query, want: RuntimeRef, before: Quer
     if ahead:
         edits = [Edit("disable", r, "spec.disabled", None, True) for r in ahead]
         edited = apply_edits(cluster, edits)
-        answer = select_again([(edited, [query])], Variant.SELECT)[0][0]
+        answer, *rest = select_again([(edited, [query, *elsewhere.queries])], Variant.SELECT)[0]
         works = bool(answer.ranking) and answer.ranking[0] == want and answer.outcome.used in (None, want)
-        found.append(Alternative("disable", edits, works and not _left(query, answer), _left(query, answer) + _moved(cluster, edited, query, ahead)))
+        found.append(Alternative("disable", edits, works and not _left(query, answer),
+                                 _left(query, answer) + _moved(cluster, edited, query, ahead) + elsewhere.changes(rest)))
     if isvc is not None and (isvc.runtime_name is None or _named(isvc) != want):
         pinned = _steer_named(cluster, query, want, isvc, before, [])  # its impossible says what a pin leaves
         found.append(Alternative("pin", list(pinned.candidates), bool(pinned.edit_sets), pinned.impossible))

@@ -64,9 +64,9 @@ def render_text(result: SteerResult) -> str:
         lines.append(f"The admission webhook denies {want.name} as written ({result.denial}, I9): "
                      "each edit set below admits it too.")
     if not result.edit_sets:
-        lines.append(f"Impossible: no edit set makes {want.name} win, because")
+        lines.append(f"Impossible: no {'robust ' if result.robust else ''}edit set makes {want.name} win, because")
         lines += [f"  {reason}" for reason in result.impossible]
-        return "\n".join(lines + _alternatives_text(result)) + "\n"
+        return "\n".join(lines + _other_sets_text(result) + _alternatives_text(result)) + "\n"
     if result.named is not None:
         lines.append(f"The InferenceService names {result.named} in spec.runtime.name: OME uses that runtime "
                      "whatever the ranking (X1), so the edit is the name.")
@@ -76,11 +76,16 @@ def render_text(result: SteerResult) -> str:
         lines.append(f"Robust edit sets (--robust): {want.name} wins on scope, score or size distance, not on its name "
                      "(O4), and quirk edits (a weight of 0, S3; an entry without a side) come only where nothing else works.")
     lines += _sets_text(result, result.edit_sets, "Edit set")
-    if result.other_sets:
-        lines += ["", "Cheapest overall, not robust (--no-robust):" if result.robust else
-                  "Cheapest robust set (--robust): it wins on scope, score or size distance, not on its name (O4):"]
-        lines += _sets_text(result, result.other_sets, "Other set")
-    return "\n".join(lines + _alternatives_text(result)) + "\n"
+    return "\n".join(lines + _other_sets_text(result) + _alternatives_text(result)) + "\n"
+
+
+def _other_sets_text(result: SteerResult) -> list[str]:
+    """The other search's cheapest set, apart (D-99); also where --robust found none (D-124)."""
+    if not result.other_sets:
+        return []
+    lines = ["", "Cheapest overall, not robust (--no-robust):" if result.robust else
+             "Cheapest robust set (--robust): it wins on scope, score or size distance, not on its name (O4):"]
+    return lines + _sets_text(result, result.other_sets, "Other set")
 
 
 _ALTERNATIVE = {"disable": "Disable the runtimes ranked before {}", "pin": "Pin {} in the InferenceService's spec.runtime.name (X1)"}
@@ -197,9 +202,7 @@ RESOURCES = {SERVING_RUNTIME: "servingruntimes.ome.io", CLUSTER_SERVING_RUNTIME:
 
 def render_patch(result: SteerResult) -> str:
     """-o patch: each edit set as `kubectl patch` commands ready to paste (issue 16)."""
-    if not result.edit_sets:
-        return "".join(f"# impossible: {reason}\n" for reason in result.impossible)
-    lines = []
+    lines = [f"# impossible: {reason}" for reason in result.impossible]
     numbered = [(f"edit set {n} of {len(result.edit_sets)}", s) for n, s in enumerate(result.edit_sets, 1)]
     numbered += [(("cheapest overall, not robust" if result.robust else "cheapest robust set") + f" {n} of {len(result.other_sets)}", s)
                  for n, s in enumerate(result.other_sets, 1)]
@@ -280,7 +283,9 @@ def run(args, stdin, stdout, stderr) -> int:
     cluster = load_cluster(args, stdin, stderr)
     if cluster.profile.go_sort:
         raise UsageError(f"steer cannot search under profile {cluster.profile.name}: its order is Go's sort "
-                         "(profiles.md 3.3), not the #minimize order steer's edits are measured against")
+                         "(profiles.md 3.3), not the #minimize order steer's edits are measured against; so the "
+                         "admission fixes of W5, which only this profile has, are not searched either (D-126): "
+                         f"`ome-asp admit --profile {cluster.profile.name}` names a W5 denial and both runtimes")
     query = Query(args.namespace, model=args.model, isvc=args.isvc)
     try:
         result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want), args.own, args.robust)

@@ -74,6 +74,7 @@ class Variant(enum.Enum):
     RANK = CORE + SELECTION + SHOW
     BATCH_EXPLAIN = CORE + EXPLANATION + WINNER + SHOW
     BATCH_SELECT = CORE + EXPLANATION + WINNER + SHOW + OUTCOME
+    BATCH_SELECT_DETAILS = CORE + EXPLANATION + WINNER + SHOW + OUTCOME + DETAILS  # steer's check of all its sets at once
     BATCH_RANK = CORE + WINNER + SHOW
     ADMIT = WEBHOOK + SHOW
     STEER = CORE + STEER
@@ -93,10 +94,12 @@ class Variant(enum.Enum):
     @property
     def batch(self) -> Variant:
         """The variant that answers as this one does for any number of
-        queries and cases (worlds): winner.lp instead of selection.lp."""
+        queries and cases (worlds): winner.lp instead of selection.lp
+        (details.lp reads rank_key/3, which both give; EXPLAIN_DETAILS, for
+        explain -v's one query, has no batch form)."""
         if not self.one_query:
             return self
-        return Variant(tuple(WINNER[0] if name == SELECTION[0] else name for name in self.value if name not in DETAILS))
+        return Variant(tuple(WINNER[0] if name == SELECTION[0] else name for name in self.value))
 
     def answering(self, n_queries: int) -> Variant:
         """The variant that answers `n_queries` queries as this one does:
