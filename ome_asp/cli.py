@@ -92,7 +92,7 @@ def _run(argv: list[str] | None, stdin, stdout: TextIO | None, stderr: TextIO | 
     except OmeAspError as error:
         print(f"error: {error}", file=stderr)
         if error.hint is not None:
-            print(error.hint, file=stderr)
+            print(f"hint: {error.hint}", file=stderr)
         return error_exit(argv)
     except BrokenPipeError:  # the reader is gone (`... | head`): nothing is wrong, stop quietly
         return Exit.BROKEN_PIPE

@@ -13,7 +13,8 @@ FACTS_IN_PROGRESS: ContextVar[str | None] = ContextVar("facts_in_progress", defa
 
 class OmeAspError(Exception):
     """An error reported to the user as one `error: <message>` line, and its
-    hint's line under it where it has one (a "did you mean", issue 24)."""
+    hint under it, as a line `hint: <hint>`, where it has one (a "did you mean",
+    issue 24; serve answers it as the error answer's `hint`)."""
 
     hint: str | None = None
 

@@ -54,6 +54,25 @@ def test_bad_requests_get_an_error_line_and_serving_goes_on():
     assert answers[3]["report"]["selected"]["name"] == "team-llama"
 
 
+def test_a_misspelt_model_or_isvc_gets_the_hint_explain_prints():
+    """Issue 24 (D-127): explain and select print `hint: did you mean "…"?`
+    under E4's error line; serve's error answer had only the error. The hint
+    is an added field (from the loaded cluster and a request's manifests
+    alike); an answer without a close name is as before."""
+    documents = list(yaml.safe_load_all(open(WORKED + "/manifests.yaml")))
+    answers = serve({"id": 1, "namespace": "llama-demo", "model": "llama-3-2-3b-instruc"},
+                    {"id": 2, "command": "select", "namespace": "llama-demo", "isvc": "llama-cht"},
+                    {"id": 3, "namespace": "llama-demo", "isvc": "llama-cht", "manifests": documents},
+                    {"id": 4, "namespace": "llama-demo", "model": "zz"})
+    assert answers == [
+        {"id": 1, "error": 'clusterbasemodels.ome.io "llama-3-2-3b-instruc" not found', "hint": 'did you mean "llama-3-2-3b-instruct"?'},
+        {"id": 2, "error": 'inferenceservices.ome.io "llama-cht" not found', "hint": 'did you mean "llama-chat"?'},
+        {"id": 3, "error": 'inferenceservices.ome.io "llama-cht" not found', "hint": 'did you mean "llama-chat"?'},
+        {"id": 4, "error": 'clusterbasemodels.ome.io "zz" not found'}]
+    assert run_cli("explain", "--model", "llama-3-2-3b-instruc", "-n", "llama-demo", "-f", WORKED).stderr.splitlines()[1] == (
+        'hint: did you mean "llama-3-2-3b-instruct"?')
+
+
 def test_stdin_cannot_be_both_cluster_and_requests():
     result = run_cli("serve", "--stdio", "-f", "-")
     assert (result.code, result.stderr) == (2, "error: serve reads its requests from stdin, so -f - cannot be the cluster\n")

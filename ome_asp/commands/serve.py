@@ -48,7 +48,7 @@ from ome_asp.input.documents import MESSAGE_VALUE_CHARS
 from ome_asp.input.limits import MAX_INPUT_BYTES, format_byte_size
 from ome_asp.input.loader import load, load_documents, namespace_warning
 from ome_asp.input.objects import Cluster, Query
-from ome_asp.render import admission_report, report
+from ome_asp.render import admission_report, reasons, report
 from ome_asp.render.selection import Selection
 from ome_asp.solver import ask, worlds
 from ome_asp.solver.answer import Answer, QueryAnswer
@@ -162,7 +162,8 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
                 raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
             elif command == "explain":
                 loaded = oracle(profile)
-                response.update(_explain_report(query, loaded.answer(query), profile, notes=loaded.notes(query.namespace)))
+                response.update(_explain_report(query, loaded.answer(query), profile, cluster=loaded.cluster,
+                                                notes=loaded.notes(query.namespace)))
                 continue
             else:
                 cluster = oracle(profile).cluster
@@ -170,7 +171,7 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
             pending.append(len(responses) - 1)
             warnings.append(cluster.warnings if query is None else input_warnings(cluster, query.namespace))
         except OmeAspError as error:
-            response["error"] = str(error)
+            response.update(error_answer(error))
     for i, case_warnings, answer in zip(pending, warnings, answer_worlds(cases)):
         if case_warnings and "report" in answer:  # answer_worlds knows facts, not the manifests' warnings
             key = "inputWarnings" if answer["report"]["kind"] == "RuntimeSelection" else "warnings"
@@ -193,34 +194,43 @@ def answer_worlds(cases: list[tuple[str, Cluster, Query | None, profiles.Profile
         for i, run in zip(chosen, ask.ask_worlds(batch, _VARIANTS[command])):
             _, _, query, profile = cases[i]
             try:
-                answers[i] = _REPORTS[command](query, run.answer, profile, run.facts)
+                answers[i] = _REPORTS[command](query, run.answer, profile, run.facts, cases[i][1])
             except OmeAspError as error:
-                answers[i] = {"error": str(error)}
+                answers[i] = error_answer(error)
     return answers
 
 
+def error_answer(error: OmeAspError) -> dict:
+    """{"error": ...}: the text the command prints after `error: `, and the
+    `hint` it prints under it where it has one (a "did you mean", issue 24)."""
+    return {"error": str(error), **({} if error.hint is None else {"hint": error.hint})}
+
+
 def _explain_report(query: Query, answer: Answer | QueryAnswer, profile: profiles.Profile, facts=None,
-                    notes: dict | None = None) -> dict:
-    """explain -o json's report, or the error explain prints; `notes` (the
-    report's warnings and denied) default to an Answer's denials."""
+                    cluster: Cluster | None = None, notes: dict | None = None) -> dict:
+    """explain -o json's report, or the error explain prints (with the
+    cluster, a misspelt name's hint); `notes` (the report's warnings and
+    denied) default to an Answer's denials."""
     if notes is None:
         notes = report.notes_json([], report.denials(answer))
     answer = answer.queries[1] if isinstance(answer, Answer) else answer
-    check_single_answer(answer)
+    check_single_answer(answer, cluster, query.namespace)
     if answer.ended is not None:
         return {"report": report.outcome_json(report.query_json(query, answer), answer.ended, profile.name, notes)}
     return {"report": report.explain_json(query, answer, profile.name, notes=notes)}
 
 
-def _select_report(query: Query, answer: Answer, profile: profiles.Profile, facts=None) -> dict:
-    """select -o json's report (an outcome's report too), or the error select prints."""
+def _select_report(query: Query, answer: Answer, profile: profiles.Profile, facts=None, cluster: Cluster | None = None) -> dict:
+    """select -o json's report (an outcome's report too), or the error select prints (with its hint)."""
     selection = Selection(query, answer.queries[1], profile.name, report.notes_json([], report.denials(answer)))
     if selection.error is not None:
-        raise OmeAspError(selection.error)
+        error = OmeAspError(selection.error)
+        error.hint = None if cluster is None else reasons.did_you_mean(selection.outcome.error, cluster, query.namespace)
+        raise error
     return {"report": selection.document()}
 
 
-def _admit_report(query, answer: Answer, profile: profiles.Profile, facts: Facts) -> dict:
+def _admit_report(query, answer: Answer, profile: profiles.Profile, facts: Facts, cluster=None) -> dict:
     """admit -o json's AdmissionReport."""
     return {"report": admission_report.document(admission_report.verdicts(facts, answer))}
 

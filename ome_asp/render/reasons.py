@@ -261,13 +261,13 @@ def query_error(error: clingo.Symbol, cluster=None, namespace: str | None = None
 
 
 def did_you_mean(error: clingo.Symbol, cluster, namespace: str | None) -> str | None:
-    """The hint line for an error naming a model or an InferenceService the
-    input lacks when another in reach of the namespace is close, else None."""
+    """The hint for an error naming a model or an InferenceService the input
+    lacks when another in reach of the namespace is close, else None."""
     if error.name not in ("model_not_found", "isvc_not_found"):
         return None
     objects = cluster.models if error.name == "model_not_found" else cluster.inference_services
     close = closest_in_reach(error.arguments[0].string, objects, namespace)
-    return None if close is None else f"hint: did you mean {quote(close)}?"
+    return None if close is None else f"did you mean {quote(close)}?"
 
 
 @_renders("isvc_not_found")
