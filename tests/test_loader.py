@@ -7,7 +7,6 @@ they are.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import itertools
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
+from ome_asp import records
 from ome_asp.errors import InputError
 from ome_asp.input import documents
 from ome_asp.input.loader import KUSTOMIZE_HINT, load
@@ -104,7 +104,7 @@ def without_sources(cluster: Cluster) -> Cluster:
     """The cluster with every `source` blanked: what must not depend on input order (I10)."""
 
     def strip(items: list) -> list:
-        return [dataclasses.replace(item, source=None) for item in items]
+        return [records.replace(item, source=None) for item in items]
 
     return Cluster(
         models=strip(cluster.models),

@@ -8,12 +8,12 @@ re-selection: the settings act before, inside and after the encoding)."""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ome_asp import records
 from ome_asp.analysis.edits import MAX_SETS, Claim, EditTerms, select_again, verify
 from ome_asp.errors import InternalError, OmeAspError
 from ome_asp.input import changes as diffing
@@ -151,7 +151,7 @@ def _model_alike(before: Cluster, after: Cluster, item: Item, touched: set) -> t
     models = [m for c in (before, after) for m in c.models if m.name == query.model and m.namespace in (None, query.namespace)]
     if any(diffing.object_key(m) in touched for m in models):
         return None
-    shape = tuple(sorted(repr(dataclasses.replace(m, name="", source=None)) for m in models))
+    shape = tuple(sorted(repr(records.replace(m, name="", source=None)) for m in models))
     return (query.namespace, shape, state(item.before), state(item.after))
 
 
@@ -330,7 +330,7 @@ def setting_causes(load_under: Callable[[profiles.Profile], Cluster], a: profile
         runs, tried = [], []
         for chosen in itertools.combinations(settings, size):
             try:
-                runs.append((load_under(dataclasses.replace(a, **{s.name: s.new for s in chosen})),
+                runs.append((load_under(records.replace(a, **{s.name: s.new for s in chosen})),
                              [item.query for item in open_items]))
             except OmeAspError:  # these settings alone do not make a readable snapshot
                 continue

@@ -19,10 +19,10 @@ deployment-mode annotations (D3), or name the runtime in its spec.runtime
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from dataclasses import dataclass, field
 
+from ome_asp import records
 from ome_asp.analysis.edits import MAX_SETS, Claim, EditTerms, select_again, verify
 from ome_asp.errors import UsageError
 from ome_asp.input.documents import shown as shown_name
@@ -154,34 +154,34 @@ class Edit:
     def apply(self, obj):
         """The object (a Runtime, or the InferenceService for its kinds) with the edit made."""
         if self.kind == "runtime_name":
-            return dataclasses.replace(obj, runtime_name=self.new["name"], runtime_kind=self.new["kind"])
+            return records.replace(obj, runtime_name=self.new["name"], runtime_kind=self.new["kind"])
         if self.field is not None:  # a list is stored as the loader's tuple
-            return dataclasses.replace(obj, **{self.field: tuple(self.new) if isinstance(self.new, list) else self.new})
+            return records.replace(obj, **{self.field: tuple(self.new) if isinstance(self.new, list) else self.new})
         if self.kind in ("disable", "enable"):
-            return dataclasses.replace(obj, disabled=self.new)
+            return records.replace(obj, disabled=self.new)
         if self.kind == "size_range":
             if self.new is None:
-                return dataclasses.replace(obj, size_range=None)
-            return dataclasses.replace(obj, size_range=dataclasses.replace(obj.size_range, **{self.bound: self.new}))
+                return records.replace(obj, size_range=None)
+            return records.replace(obj, size_range=records.replace(obj.size_range, **{self.bound: self.new}))
         entries = list(obj.entries)
         entries[self.entry] = self.apply_to_entry(entries[self.entry])
-        return dataclasses.replace(obj, entries=tuple(entries))
+        return records.replace(obj, entries=tuple(entries))
 
     def apply_to_entry(self, entry: Entry) -> Entry:
         """The entry with the edit made (the kinds that change one entry)."""
         if self.kind == "priority":
-            return dataclasses.replace(entry, priority=self.new)
+            return records.replace(entry, priority=self.new)
         if self.kind == "auto_select":
-            return dataclasses.replace(entry, auto_select=True)
+            return records.replace(entry, auto_select=True)
         side = "model_format" if self.side == "format" else "model_framework"
         ref = getattr(entry, side)
         if self.kind == "weight":
-            ref = dataclasses.replace(ref, weight=self.new)
+            ref = records.replace(ref, weight=self.new)
         elif self.kind == "version":
-            ref = dataclasses.replace(ref, version=self.new)
+            ref = records.replace(ref, version=self.new)
         else:  # operator
-            ref = dataclasses.replace(ref, operator=self.new, operator_written=True)
-        return dataclasses.replace(entry, **{side: ref})
+            ref = records.replace(ref, operator=self.new, operator_written=True)
+        return records.replace(entry, **{side: ref})
 
 
 def object_text(ref: RuntimeRef) -> str:
@@ -202,7 +202,7 @@ def apply_edits(cluster: Cluster, edits: list[Edit]) -> Cluster:
             obj = e.apply(obj)
         return obj
 
-    return dataclasses.replace(
+    return records.replace(
         cluster,
         runtimes=[edited(rt, RuntimeRef(rt.kind, rt.namespace, rt.name)) for rt in cluster.runtimes],
         inference_services=[edited(i, RuntimeRef(INFERENCE_SERVICE, i.namespace, i.name)) for i in cluster.inference_services])

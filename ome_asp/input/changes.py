@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ome_asp import records
 from ome_asp.input.objects import AcceleratorClass, Cluster, InferenceService, Model, Runtime, object_key
 
 ObjectKey = tuple  # (kind, namespace, name), as the loader's Cluster.contents
@@ -101,7 +102,7 @@ class Change:
         not write the field, the default the loader applied (I3), if any."""
         if self.written is None:
             return (plain(self.old), False), (plain(self.new), False)
-        return tuple((plain(loaded), True) if raw is None and loaded is not None and not dataclasses.is_dataclass(loaded)
+        return tuple((plain(loaded), True) if raw is None and loaded is not None and not records.is_record(loaded)
                      else (raw, False) for raw, loaded in zip(self.written, (self.old, self.new)))  # type: ignore[return-value]
 
     def describe(self) -> str:
@@ -154,9 +155,9 @@ def shown(value: Any, default: bool = False) -> str:
 
 
 def plain(value: Any) -> Any:
-    """A loaded value as JSON: dataclasses as objects of their set fields."""
-    if dataclasses.is_dataclass(value):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
+    """A loaded value as JSON: records as objects of their set fields."""
+    if records.is_record(value):
+        return {f.name: plain(getattr(value, f.name)) for f in records.fields(value)
                 if f.compare and f.name != "source" and getattr(value, f.name) is not None}
     if isinstance(value, (tuple, list)):
         return [plain(v) for v in value]
@@ -311,7 +312,7 @@ def set_field(obj, attrs: tuple, value):
         items = list(obj)
         items[head] = set_field(items[head], rest, value)
         return tuple(items)
-    return dataclasses.replace(obj, **{head: set_field(getattr(obj, head), rest, value)})
+    return records.replace(obj, **{head: set_field(getattr(obj, head), rest, value)})
 
 
 def rebuild(cluster: Cluster, every: list) -> Cluster:
@@ -323,7 +324,7 @@ def rebuild(cluster: Cluster, every: list) -> Cluster:
     def of(cls):
         return sorted((o for o in every if isinstance(o, cls)), key=by_key)
 
-    return dataclasses.replace(cluster, models=of(Model), runtimes=of(Runtime), inference_services=of(InferenceService),
+    return records.replace(cluster, models=of(Model), runtimes=of(Runtime), inference_services=of(InferenceService),
                                accelerator_classes=of(AcceleratorClass))
 
 

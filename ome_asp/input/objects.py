@@ -9,12 +9,12 @@ Strings are kept exactly as written; sizes and versions are parsed later, by
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ome_asp.errors import InputError
 from ome_asp.input.documents import quote, shown
 from ome_asp.input.profiles import V1_3, Profile
+from ome_asp.records import field, record
 
 SERVING_RUNTIME = "ServingRuntime"
 CLUSTER_SERVING_RUNTIME = "ClusterServingRuntime"
@@ -55,7 +55,7 @@ def unrepresentable(text: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Source:
     """Where an object was read: for messages only, never for semantics (I10)."""
 
@@ -77,7 +77,7 @@ class Source:
         return where if self.item is None else f"{where}: items[{self.item}]"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Component:
     """A diffusion-pipeline component (`library` and `type`)."""
 
@@ -85,7 +85,7 @@ class Component:
     type: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pipeline:
     """`diffusionPipeline` of an entry or a model (spec 3.4)."""
 
@@ -96,7 +96,7 @@ class Pipeline:
     additional: dict[str, Component] | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FormatRef:
     """`modelFormat` or `modelFramework` of an entry or of a model."""
 
@@ -112,7 +112,7 @@ class FormatRef:
     operator_written: bool = field(default=False, compare=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entry:
     """One element of `spec.supportedModelFormats` (its list index is its position)."""
 
@@ -128,7 +128,7 @@ class Entry:
     version: str | None = None  # top-level `version`, read by code-v0.1.5's W5 only
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SizeRange:
     """`spec.modelSizeRange`; both bounds may be absent (`{}`)."""
 
@@ -136,7 +136,7 @@ class SizeRange:
     max: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Configuration:
     """What code-v0.1.5's runtime configuration check reads (profiles.md 3.5)."""
 
@@ -146,7 +146,7 @@ class Configuration:
     mode: str | None = None  # the first DEPLOYMENT_MODE env value of spec.containers
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Runtime:
     """A ServingRuntime or ClusterServingRuntime."""
 
@@ -170,7 +170,7 @@ class Runtime:
     configuration: Configuration | None = None  # code-v0.1.5 only
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Model:
     """A BaseModel or ClusterBaseModel."""
 
@@ -187,7 +187,7 @@ class Model:
     disabled: bool | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class InferenceService:
     """An InferenceService: the fields selection (X1-X8) and the webhook read."""
 
@@ -216,7 +216,7 @@ class InferenceService:
     virtual: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AcceleratorClass:
     """An AcceleratorClass: only its name is read (I2, W3)."""
 
@@ -233,7 +233,7 @@ def object_key(obj: Model | Runtime | InferenceService | AcceleratorClass) -> tu
     return (obj.kind, obj.namespace, obj.name)
 
 
-@dataclass
+@record
 class Cluster:
     """Everything read from the input, in canonical order (I10), plus the
     warnings the loader produced (I11), in input order."""
@@ -252,7 +252,7 @@ class Cluster:
 # --- what a run asks and what its answers name -------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Query:
     """One question: explain --model NAME or --isvc NAME in a namespace."""
 

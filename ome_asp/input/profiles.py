@@ -10,15 +10,14 @@ is one encoding, not a fork per version.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ome_asp.errors import UsageError
 from ome_asp.input.documents import quote
+from ome_asp.records import record
 
 DEFAULT = "v1.3"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Profile:
     """One OME version's behaviour: a switch per difference (profiles.md section 1)."""
 

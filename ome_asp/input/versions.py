@@ -4,7 +4,8 @@ match under an operator (V3–V9) is decided by the ASP encoding."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from ome_asp.records import record
 
 # A num has no leading zeros. The character class is spelled out because
 # str.isdigit() would also accept non-ASCII digits.
@@ -13,7 +14,7 @@ _UINT64_MAX = 2**64 - 1
 _UINT64_DIGITS = len(str(_UINT64_MAX))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Version:
     """A version string as V1 reads it."""
 

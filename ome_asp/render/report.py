@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
 import yaml
@@ -18,6 +17,7 @@ import yaml
 from ome_asp.input.objects import Query, RuntimeRef
 from ome_asp.input.profiles import DEFAULT as DEFAULT_PROFILE
 from ome_asp.input.sizes import is_size
+from ome_asp.records import field, record
 from ome_asp.render import reasons
 from ome_asp.render.table import GAP, render_table
 from ome_asp.solver.answer import Answer, Criterion, QueryAnswer, Verdict
@@ -40,7 +40,7 @@ def runtime_json(r: RuntimeRef) -> dict:
     return {"kind": r.kind, "namespace": r.namespace, "name": r.name}
 
 
-@dataclass
+@record
 class Row:
     """One row of an explain report: a runtime's verdict and its place in the order."""
 

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
 
 import clingo
 
 from ome_asp.errors import InternalError
 from ome_asp.input.objects import RuntimeRef
+from ome_asp.records import field, record
 from ome_asp.solver.facts import Facts
 from ome_asp.timing import gc_paused
 
 
-@dataclass
+@record
 class Verdict:
     """What the encoding says about one candidate runtime for one query."""
 
@@ -42,7 +42,7 @@ class Verdict:
     in_no_runtime_message: bool = False
 
 
-@dataclass
+@record
 class Outcome:
     """What OME does with the query's selection (encoding/outcome.lp): each
     message is a term for `reasons.outcome_text`."""
@@ -62,7 +62,7 @@ class Outcome:
     ended: tuple[str, RuntimeRef] | None = None  # select_outcome: (outcome, runtime), profiles.md section 0
 
 
-@dataclass
+@record
 class QueryAnswer:
     """What the answer set says about one query: its rows, selection, outcome or error."""
 
@@ -80,7 +80,7 @@ class QueryAnswer:
     ended: tuple[str, str] | None = None
 
 
-@dataclass
+@record
 class Answer:
     """A decoded answer set: each query's answer and what holds for the whole run."""
 
@@ -93,7 +93,7 @@ class Answer:
     optimum: list[Criterion] = field(default_factory=list)  # a one-query program's, by name (named_cost)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Criterion:
     """One level of an optimum: its priority, its name (criterion/2) and the
     optimum's value there."""

@@ -21,12 +21,12 @@ check that both agree (docs/design.md).
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from pathlib import Path
 
 import clingo
 
+from ome_asp import records
 from ome_asp.errors import FACTS_IN_PROGRESS, InternalError
 from ome_asp.input.objects import Cluster, Query, RuntimeRef
 from ome_asp.solver import engine
@@ -36,7 +36,7 @@ from ome_asp.solver.programs import OUTCOME, Variant
 from ome_asp.timing import gc_paused
 
 
-@dataclasses.dataclass
+@records.record
 class Run:
     """What one ask gives: the facts it solved and their answer (with the
     phase times, and with `sizes` the ground program's size, in `stats`)."""
@@ -92,7 +92,7 @@ def solve(facts: Facts, n_queries: int, variant: Variant, sizes: bool = False) -
     answer = _solve(facts, variant, n_queries, sizes, start)
     pins = _go_first(facts, answer, variant)
     if pins:
-        answer = _solve(dataclasses.replace(facts, program=facts.program + pins), variant, n_queries, sizes, start)
+        answer = _solve(records.replace(facts, program=facts.program + pins), variant, n_queries, sizes, start)
     return answer
 
 
@@ -170,7 +170,7 @@ def solve_worlds(batch: list[Facts], n_queries: list[int], variant: Variant) -> 
             FACTS_IN_PROGRESS.set(facts.program)
             alone.append(solve(facts, n, variant))
         return alone
-    pinned = {w: dataclasses.replace(facts, program=facts.program + pins)
+    pinned = {w: records.replace(facts, program=facts.program + pins)
               for w, facts in enumerate(batch) if (pins := _go_first(facts, answers[w], variant))}
     if pinned:  # solved again, as `solve` pins
         for w, answer in zip(pinned, solve_worlds(list(pinned.values()), [n_queries[w] for w in pinned], variant)):
@@ -193,7 +193,7 @@ def _solve_worlds(batch: list[Facts], n_queries: list[int], variant: Variant) ->
         return [decode_texts(atoms.get(w, []), n, facts, _go_sort(facts)) for w, (facts, n) in enumerate(zip(batch, n_queries))]
 
 
-@dataclasses.dataclass
+@records.record
 class EditSets:
     """The optima of an edit program: each one's edits, and their common cost by name."""
 

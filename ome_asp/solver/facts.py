@@ -14,16 +14,15 @@ here, in Python integers and fractions, never in clingo's 32-bit integers.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from typing import Iterable
 
 import clingo
 
+from ome_asp import records
 from ome_asp.errors import InternalError
 from ome_asp.input.objects import (
     BASE_MODEL,
@@ -48,7 +47,7 @@ from ome_asp.timing import gc_paused
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 
-@dataclass(frozen=True)
+@records.record(frozen=True)
 class Facts:
     """The facts of a run: program text; the exact number behind each rank K
     of a val(K, D) term (D is that decimal), so answers can carry ranks alone;
@@ -62,10 +61,10 @@ class Facts:
     weights: dict[str, tuple[int | None, int | None, int]]  # weights (as text) -> stored format, framework weight
     # (None: the side is absent, code-v0.1.5 only), priority read
     profile: Profile | None = None  # the profile the facts were built for (its switch facts)
-    created: dict[RuntimeRef, int | None] = dataclasses.field(default_factory=dict)  # creationTimestamp (3.3)
+    created: dict[RuntimeRef, int | None] = records.field(default_factory=dict)  # creationTimestamp (3.3)
 
 
-@dataclass(frozen=True)
+@records.record(frozen=True)
 class Exact:
     """An exact number inside a fact; becomes val(K, D) once all are known.
     Besides rationals, code-v0.1.5's float64 sizes bring the non-finite
@@ -79,7 +78,7 @@ class Exact:
 POS_INF, NEG_INF, NAN = "+Inf", "-Inf", "NaN"
 
 
-@dataclass(frozen=True)
+@records.record(frozen=True)
 class Term:
     """A term already printed as program text: an identifier or a constant."""
 
@@ -356,7 +355,7 @@ def with_queries(facts: Facts, queries: list[Query]) -> Facts:
     `build_facts(cluster, queries)`, which changes no answer."""
     builder = FactBuilder()
     _add_queries(builder, queries)
-    return dataclasses.replace(facts, program=facts.program + builder.program())
+    return records.replace(facts, program=facts.program + builder.program())
 
 
 # --- alternative versions of objects (`ome-asp compare`) ---------------------
@@ -371,7 +370,7 @@ VALUE_TABLES = frozenset({
 })
 
 
-@dataclass(frozen=True)
+@records.record(frozen=True)
 class Facet:
     """Alternative versions of one part of one object (encoding/compare.lp):
     `variants[m]` is the object with the subset `m` (a bit mask over the
@@ -413,7 +412,7 @@ def build_variant_facts(cluster: Cluster, queries: list[Query], facets: list[Fac
             else:
                 add(base[key])
         models = [o for o in every + variants if isinstance(o, Model)]
-        _add_size_gaps(builder, dataclasses.replace(cluster, models=models, runtimes=runtimes))
+        _add_size_gaps(builder, records.replace(cluster, models=models, runtimes=runtimes))
         for text in sorted(versions):
             add_version(builder, text)
         if extend is not None:
