@@ -60,12 +60,13 @@ def cluster_documents(runtimes: int, models: int = 1, seed: int = 0) -> list[dic
     return model_documents(models, rng) + runtime_documents(runtimes, rng)
 
 
-def namespaced_documents(runtimes: int, seed: int = 0) -> list[dict]:
+def namespaced_documents(runtimes: int, seed: int = 0, per_namespace: int = 10) -> list[dict]:
     """Many namespaces (issue 28): `runtimes` ServingRuntimes spread over
-    runtimes/10 namespaces, each namespace with one BaseModel, so
-    `explain --all-models` asks runtimes/10 queries of 10 candidates each."""
+    runtimes/10 namespaces (or runtimes/per_namespace), each namespace with
+    one BaseModel, so `explain --all-models` asks runtimes/10 queries of 10
+    candidates each."""
     rng = random.Random(seed)
-    spaces = max(runtimes // 10, 1)
+    spaces = max(runtimes // per_namespace, 1)
     models = model_documents(spaces, rng)
     for i, model in enumerate(models):
         model["kind"], model["metadata"]["namespace"] = "BaseModel", f"ns-{i:05d}"

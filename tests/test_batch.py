@@ -1,20 +1,28 @@
 """Batches over processes (issue 13): `explain --all-models` and `select
 --all` give the same bytes, streams and exit code for every -j and every
-chunking, and the same text as the whole List dumped at once."""
+chunking, and the same text as the whole List dumped at once; each chunk
+grounded on what its queries read gives what the whole cluster gives (D-120)."""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 import yaml
 from conftest import FIXTURES, ROOT, run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from manifests import model, runtime, write
 
 from ome_asp.commands import batch
+from ome_asp.input import profiles
 from ome_asp.render import report
+from ome_asp.solver.sight import Sight
+from ome_asp.testing import builders, strategies
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from clusters import NAMESPACE, cluster_documents  # noqa: E402
@@ -87,6 +95,61 @@ def test_chunks_are_in_order_balanced_and_bounded(items, jobs, most, sizes):
     chunks = batch.chunks(list(range(items)), jobs, most)
     assert [len(c) for c in chunks] == sizes
     assert [i for c in chunks for i in c] == list(range(items))
+
+
+@pytest.mark.parametrize("keys, jobs, most, cut", [
+    ("aabbbcd", 1, 50, ["aabbbcd"]),
+    ("aabbbcd", 1, 3, ["aa", "bbb", "cd"]),  # a namespace is never split where it fits a chunk
+    ("aabbbbbbbc", 1, 4, ["aa", "bbbb", "bbbc"]),  # one longer than a chunk: even pieces, the last shared
+    ("aaaaaaa", 3, 50, ["aaa", "aa", "aa"]),  # one namespace: as balanced as without keys
+    ("abcdefg", 2, 50, ["abcd", "efg"]),
+])
+def test_chunks_are_cut_where_the_namespace_changes(keys, jobs, most, cut):
+    """D-120: each chunk grounds its namespaces' runtimes, so a namespace cut in
+    two is grounded twice."""
+    assert ["".join(c) for c in batch.chunks(list(keys), jobs, most, key=lambda k: k)] == cut
+
+
+NAMESPACED = {"ServingRuntime", "BaseModel", "InferenceService"}
+
+
+@st.composite
+def namespaced_clusters(draw):
+    """Several strategies.clusters() in one, each one's namespaces renamed
+    apart (team-a-0, team-a-1, ...): many namespaces, the same names in
+    several of them and at cluster scope (the first of a kind and name kept),
+    admission denials (W3, W4) here and there."""
+    documents, seen = [], set()
+    for k, (part, _) in enumerate(draw(st.lists(strategies.clusters(max_runtimes=5), min_size=2, max_size=3))):
+        for document in part:
+            if document["kind"] in NAMESPACED:
+                document["metadata"]["namespace"] = f"{document['metadata'].get('namespace', 'default')}-{k}"
+            if builders.document_key(document) not in seen:
+                seen.add(builders.document_key(document))
+                documents.append(document)
+    return documents
+
+
+@pytest.mark.parametrize("command", [["explain", "--all-models", "-n", "default-0", "-o", "json"],
+                                     ["select", "--all", "-o", "json"]], ids=["explain", "select"])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents=namespaced_clusters(), profile=st.sampled_from(sorted(profiles.PROFILES)))
+def test_chunks_grounded_on_their_namespaces_answer_as_the_whole_cluster(command, documents, profile):
+    """D-120: each query in a chunk of its own, grounded on what it reads
+    (sight.Sight: its namespace, the cluster-scoped objects), gives the bytes
+    of the batch grounded on the whole cluster: stdout with every report's
+    denials (I9, those of the namespaces a chunk does not read included),
+    stderr and exit code."""
+    with tempfile.TemporaryDirectory() as directory, pytest.MonkeyPatch.context() as patch:
+        path = Path(directory) / "cluster.yaml"
+        path.write_text(yaml.safe_dump_all(documents, sort_keys=False))
+        argv = [*command, "-f", str(path), "--profile", profile, "-j", "1"]
+        patch.setattr(Sight, "part", lambda sight, queries: sight.cluster)
+        whole = run_cli(*argv)
+        patch.undo()
+        patch.setattr(batch, "CHUNK", 1)
+        alone = run_cli(*argv)
+    assert (alone.code, alone.stdout, alone.stderr) == (whole.code, whole.stdout, whole.stderr)
 
 
 def test_jobs_default_to_the_cores_the_process_may_use():

@@ -20,6 +20,9 @@ import clingo
 import pytest
 import yaml
 from conftest import FIXTURES, run_cli
+from manifests import model
+from manifests import runtime as runtime_doc
+from manifests import write as write_documents
 
 from ome_asp.commands import options
 from ome_asp.errors import InputError
@@ -542,6 +545,25 @@ def test_an_internal_error_of_a_search_leaves_its_facts(monkeypatch: pytest.Monk
     assert result.code == 3 and result.stderr.startswith("internal error: ZeroDivisionError: division by zero; ")
     facts = (dump_of(result.stderr) / "facts.lp").read_text()
     assert "query(1)." in facts and "wanted(" in facts
+
+
+def test_an_internal_error_in_a_batch_worker_leaves_its_chunks_facts(monkeypatch: pytest.MonkeyPatch, tmp_path):
+    """-j 2: a chunk fails in a forked worker, which recorded the facts it was
+    solving; the parent's reproduction holds them (commands/batch.py), not
+    what the parent solved last (D-120: a batch has no whole-cluster facts)."""
+    def fail_a_chunk(facts, n_queries, variant, sizes=False):
+        if n_queries:
+            raise ZeroDivisionError("division by zero")
+        return solve(facts, n_queries, variant, sizes)
+
+    solve = ask.solve
+    monkeypatch.setattr(ask, "solve", fail_a_chunk)
+    documents = [model("a", "ns1"), model("b", "ns2"), runtime_doc("rt", "ns1"), runtime_doc("rt", "ns2")]
+    result = run_cli("explain", "--all-models", "-j", "2", "-f", write_documents(tmp_path, *documents))
+    assert result.code == 3 and result.stderr.startswith("internal error: ZeroDivisionError: division by zero; ")
+    facts = (dump_of(result.stderr) / "facts.lp").read_text()
+    assert 'query_namespace(1,"ns1").' in facts and 'runtime_declared(sr("ns1","rt")).' in facts
+    assert 'sr("ns2","rt")' not in facts  # the first chunk's part of the cluster
 
 
 def test_internal_error_before_the_facts_exist(monkeypatch: pytest.MonkeyPatch):

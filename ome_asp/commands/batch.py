@@ -1,23 +1,31 @@
 """A batch's queries split over processes (issue 13): `explain --all-models`
-and `select --all` ground their queries in chunks, each chunk with the
-cluster's facts (built once, before the workers fork, so every worker shares
-them) and rendered to text where it was solved; the chunks' texts are
-written in query order, so the output is the same for every `-j` (tests).
+and `select --all` ground their queries in chunks, each chunk on the part of
+the cluster its queries read (solver/sight.py: their namespaces and the
+cluster-scoped objects, D-120) and rendered to text where it was solved; the
+chunks' texts are written in query order, so the output is the same for every
+`-j` and every chunking (tests).
 
-A chunk bounds the memory of one grounding, and every chunk grounds the
-cluster's facts again (tens of milliseconds at 500 runtimes): chunks are as
-large as the jobs allow, up to CHUNK queries (docs/performance.md).
+A chunk bounds the memory of one grounding. Chunks are cut where the
+namespace changes, so a namespace's runtimes are grounded with all of its
+queries at once, and are as large as the jobs allow, up to CHUNK queries
+(docs/performance.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import os
 from typing import Callable, Iterable, Iterator, NamedTuple, TextIO, TypeVar
 
-from ome_asp.errors import Exit
+from ome_asp.errors import FACTS_IN_PROGRESS, Exit
+from ome_asp.input.objects import Query, RuntimeRef
 from ome_asp.render import report
+from ome_asp.solver import ask
+from ome_asp.solver.answer import Answer
+from ome_asp.solver.programs import Variant
+from ome_asp.solver.sight import Sight
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -44,13 +52,29 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0))
 
 
-def chunks(items: list[Item], jobs: int, most: int = CHUNK) -> list[list[Item]]:
-    """`items` in order, cut into at least `jobs` chunks (when there are that
-    many items) of at most `most` items, sizes differing by at most one."""
+def chunks(items: list[Item], jobs: int, most: int, key: Callable[[Item], object] = lambda item: None) -> list[list[Item]]:
+    """`items` in order, in chunks no larger than those that cut them evenly
+    into `jobs` chunks (when there are that many items), nor than `most`; cut
+    where `key` changes: a run of items of one key starts a new chunk where it
+    would overflow the one before, and a run longer than a chunk is cut into
+    as few pieces as fit, their sizes differing by at most one."""
     count = max(min(jobs, len(items)), -(-len(items) // most), 1)
-    size, extra = divmod(len(items), count)
-    bounds = [k * size + min(k, extra) for k in range(count + 1)]
-    return [items[bounds[k]:bounds[k + 1]] for k in range(count)]
+    size = -(-len(items) // count)  # the largest chunk
+    cut: list[list[Item]] = []
+    current: list[Item] = []
+    for _, run in itertools.groupby(items, key):
+        same = list(run)
+        if current and len(current) + len(same) > size:
+            cut.append(current)
+            current = []
+        if len(same) > size:  # current is empty here
+            pieces = -(-len(same) // size)
+            step, extra = divmod(len(same), pieces)
+            bounds = [k * step + min(k, extra) for k in range(pieces + 1)]
+            cut += [same[bounds[k]:bounds[k + 1]] for k in range(pieces - 1)]
+            same = same[bounds[-2]:]
+        current += same
+    return [*cut, current]
 
 
 def is_first(chunk: list[tuple[int, object]]) -> bool:
@@ -62,7 +86,19 @@ _work: Callable | None = None  # the function forked workers call: set before th
 
 
 def _call(item):
-    return _work(item)
+    try:
+        return _work(item)
+    except Exception as error:  # the parent's reproduction holds the facts this process was solving
+        error.facts_in_progress = FACTS_IN_PROGRESS.get()
+        raise
+
+
+def _imap(workers, items: Iterable) -> Iterator:
+    try:
+        yield from workers.imap(_call, items)
+    except Exception as error:
+        FACTS_IN_PROGRESS.set(getattr(error, "facts_in_progress", FACTS_IN_PROGRESS.get()))
+        raise
 
 
 @contextlib.contextmanager
@@ -81,7 +117,7 @@ def pool(work: Callable[[Item], Result], jobs: int) -> Iterator[Callable[[Iterab
     _work = work
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as workers:
-            yield lambda items: workers.imap(_call, items)
+            yield lambda items: _imap(workers, items)
     finally:
         _work = None
 
@@ -102,19 +138,43 @@ class Chunk(NamedTuple):
     stats: dict  # its phase times and sizes (--timers, --stats)
 
 
-def answer(work: Callable[[list], Chunk], items: list, jobs: int, output: str, stdout: TextIO, stderr: TextIO):
-    """Write a batch: `work(chunk)` renders a chunk of `items` (a List's items
-    for -o json/yaml, else text sections). Returns the batch's exit code, 1
-    when some query's is 1 (an error, or no runtime used), else 3 when some
-    query's is 3 (an outcome), else 0; and each chunk's stats."""
+def cut(queries: list[Query], jobs: int) -> list[list[tuple[int, Query]]]:
+    """A batch's numbered queries in chunks for `jobs` processes, cut where the
+    namespace changes (each chunk grounds what its queries read, D-120)."""
+    return chunks(list(enumerate(queries)), jobs, CHUNK, lambda item: item[1].namespace)
+
+
+def unseen_denials(sight: Sight, parts: list[list[tuple[int, Query]]], sizes: bool = False) -> ask.Run | None:
+    """The admission webhook's program (Variant.ADMIT) on the runtimes some
+    chunk does not read (Sight.unseen), once, before the chunks: with each
+    chunk's own denials (`denials`), the whole cluster's (I9). None when every
+    chunk reads every runtime."""
+    unseen = sight.unseen([[q for _, q in part] for part in parts])
+    return ask.ask(unseen, [], Variant.ADMIT, sizes=sizes) if unseen.runtimes else None
+
+
+def denials(before: ask.Run | None, result: Answer) -> list[tuple[RuntimeRef, str]]:
+    """I9 of the whole cluster, as report.denials gives it for one grounding of
+    it: a chunk's own denials with those computed before the chunks."""
+    found = report.denials(result) + ([] if before is None else report.denials(before.answer))
+    return sorted(set(found), key=lambda denial: report.runtime_sort_key(denial[0]))
+
+
+def answer(work: Callable[[list], Chunk], parts: list[list[tuple[int, Query]]], jobs: int, output: str,
+           stdout: TextIO, stderr: TextIO):
+    """Write a batch: `work(chunk)` renders a chunk of numbered queries (`cut`;
+    a List's items for -o json/yaml, else text sections). Returns the batch's
+    exit code, 1 when some query's is 1 (an error, or no runtime used), else 3
+    when some query's is 3 (an outcome), else 0; and each chunk's stats."""
     codes: set[int] = set()
     stats = []
-    for k, chunk in enumerate(run(work, chunks(items, jobs), jobs)):
+    empty = parts == [[]]
+    for k, chunk in enumerate(run(work, parts, jobs)):
         stderr.write(chunk.stderr)
         if k == 0:
-            stdout.write(report.list_head(output, not items))
+            stdout.write(report.list_head(output, empty))
         stdout.write(chunk.text)
         codes |= chunk.codes
         stats.append(chunk.stats)
-    stdout.write(report.list_tail(output, not items))
+    stdout.write(report.list_tail(output, empty))
     return next((code for code in (Exit.ERROR, Exit.OUTCOME) if code in codes), Exit.OK), stats

@@ -21,6 +21,7 @@ from ome_asp.commands.options import (
     add_input_flags,
     check_single_answer,
     load_cluster,
+    print_denied,
     print_outcome,
     profile_of,
     warn_denied,
@@ -33,8 +34,8 @@ from ome_asp.input.objects import Query, RuntimeRef
 from ome_asp.render import reasons, report
 from ome_asp.solver import ask
 from ome_asp.solver.answer import Answer, QueryAnswer
-from ome_asp.solver.facts import with_queries
 from ome_asp.solver.programs import Variant
+from ome_asp.solver.sight import Sight
 from ome_asp.timing import Phases, gc_paused
 
 NO_RUNTIMES = "No serving runtimes found in the selected namespace or at cluster scope."  # E6
@@ -115,7 +116,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
                                                 runtimes, isvc, criteria))
     for line in missing:
         print(line, file=stderr)
-    _print_phases(args, phases, facts.program, [result.stats], stderr)
+    _print_phases(args, phases, [{**result.stats, "facts": facts.program.count("\n")}], stderr)
     return max(code, Exit.ERROR) if missing else code
 
 
@@ -133,11 +134,11 @@ def _show_opt(output: str, result: Answer, profile: profiles.Profile, stdout: Te
     return Exit.OK
 
 
-def _print_phases(args, phases: Phases, program: str, stats: list[dict], stderr: TextIO) -> None:
+def _print_phases(args, phases: Phases, stats: list[dict], stderr: TextIO) -> None:
     if args.timers:
         print(phases.timers_line(), file=stderr)
     if args.stats:
-        print(_stats_line(program, stats), file=stderr)
+        print(_stats_line(stats), file=stderr)
 
 
 def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: TextIO, stderr: TextIO) -> int:
@@ -149,33 +150,40 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
     if args.show == "facts":
         stdout.write(_facts_header(args) + ask.facts_for(cluster, queries).program)
         return Exit.OK
-    with phases("facts"):
-        facts = ask.cluster_facts(cluster, queries)  # the cluster's, once: the forked workers share them
     jobs = args.jobs or batch.default_jobs()
+    parts, sight = batch.cut(queries, jobs), Sight(cluster)
+    before = batch.unseen_denials(sight, parts, sizes=args.stats)  # once: each chunk reads only its namespaces (D-120)
     output, profile = args.output, cluster.profile
 
     def work(chunk: list[tuple[int, Query]]) -> batch.Chunk:
-        result = ask.ask(facts, [q for _, q in chunk], Variant.EXPLAIN, sizes=args.stats).answer
+        part = [q for _, q in chunk]
+        run = ask.ask(sight.part(part), part, Variant.EXPLAIN, sizes=args.stats)
+        result = run.answer
         _count(result)
         started = time.perf_counter()
         stderr = io.StringIO()
+        denied = batch.denials(before, result)
         if batch.is_first(chunk):  # the cluster's warnings, once
-            warn_denied(result, stderr)
+            print_denied(denied, stderr)
             if not profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
                 print(explain_note(profile), file=stderr)
-        notes = report.notes_json(cluster.warnings, report.denials(result))
+        notes = report.notes_json(cluster.warnings, denied)
         keep, _ = _row_filter(args, result)  # no names are checked against many queries
         with gc_paused():
             text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep)
                            for n, (i, query) in enumerate(chunk, 1))
         codes = frozenset(Exit.ERROR if a.error is not None else Exit.OUTCOME if a.ended is not None else Exit.OK
                           for a in result.queries.values())
-        return batch.Chunk(text, stderr.getvalue(), codes, {**result.stats, "output_s": time.perf_counter() - started})
+        return batch.Chunk(text, stderr.getvalue(), codes,
+                           {**_sized(run), "output_s": time.perf_counter() - started})
 
-    code, stats = batch.answer(work, list(enumerate(queries)), jobs, output, stdout, stderr)
-    for phase in ("ground", "solve", "decode", "output"):  # summed over the chunks (CPU time with -j > 1)
-        phases[phase] = sum(s[f"{phase}_s"] for s in stats)
-    _print_phases(args, phases, with_queries(facts, queries).program if args.stats else "", stats, stderr)
+    code, stats = batch.answer(work, parts, jobs, output, stdout, stderr)
+    if before is not None:
+        _count(before.answer)
+        stats.append(_sized(before))
+    for phase in ("facts", "ground", "solve", "decode", "output"):  # summed over the groundings (CPU time with -j > 1)
+        phases[phase] = sum(s.get(f"{phase}_s", 0.0) for s in stats)
+    _print_phases(args, phases, stats, stderr)
     return code
 
 
@@ -296,11 +304,17 @@ def _count(result: Answer) -> None:
                         qualifying=sum(len(a.ranking) for a in answers))
 
 
-def _stats_line(program: str, stats: list[dict]) -> str:
-    """--stats; a batch's chunks each ground the cluster's facts: their sizes are summed."""
-    total = {key: sum(s[key] for s in stats) for key in ("queries", "atoms", "rules", "rows", "qualifying")}
+def _sized(run: ask.Run) -> dict:
+    """A grounding's stats with the number of its facts, for --stats."""
+    return {**run.stats, "facts": run.facts.program.count("\n")}
+
+
+def _stats_line(stats: list[dict]) -> str:
+    """--stats; a batch's sizes are summed over its groundings: its chunks,
+    each on what its queries read, and the admission webhook's on the cluster."""
+    total = {key: sum(s[key] for s in stats) for key in ("queries", "facts", "atoms", "rules", "rows", "qualifying")}
     return (
-        f"stats: queries {total['queries']}, facts {program.count(chr(10))}, "
+        f"stats: queries {total['queries']}, facts {total['facts']}, "
         f"ground atoms {total['atoms']:.0f}, ground rules {total['rules']:.0f}, "
         f"rows {total['rows']}, qualifying {total['qualifying']}"
     )

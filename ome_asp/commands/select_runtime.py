@@ -29,13 +29,14 @@ import io
 from typing import TextIO
 
 from ome_asp.commands import batch
-from ome_asp.commands.options import load_cluster, name_argument, print_outcome, warn_denied
+from ome_asp.commands.options import load_cluster, name_argument, print_denied, print_outcome, warn_denied
 from ome_asp.errors import Exit, UsageError
 from ome_asp.input.objects import Query
 from ome_asp.render import reasons, report
 from ome_asp.render.selection import Selection
 from ome_asp.solver import ask
 from ome_asp.solver.programs import Variant
+from ome_asp.solver.sight import Sight
 
 
 def add_parser(commands, common) -> argparse.ArgumentParser:
@@ -85,15 +86,19 @@ def _run_batch(args, cluster, queries: list[Query], stdout: TextIO, stderr: Text
     """--all: the queries in chunks over -j processes (ome_asp.commands.batch),
     as explain --all-models: exit 1 when any query uses no runtime (or has an
     error), else 3 when any ends with an outcome."""
-    facts = ask.cluster_facts(cluster, queries)  # the cluster's, once: the forked workers share them
+    jobs = args.jobs or batch.default_jobs()
+    parts, sight = batch.cut(queries, jobs), Sight(cluster)
+    before = batch.unseen_denials(sight, parts)  # once: each chunk reads only its namespaces (D-120)
     output, profile = args.output, cluster.profile.name
 
     def work(chunk: list[tuple[int, Query]]) -> batch.Chunk:
-        result = ask.ask(facts, [q for _, q in chunk], Variant.SELECT).answer
+        part = [q for _, q in chunk]
+        result = ask.ask(sight.part(part), part, Variant.SELECT).answer
         stderr = io.StringIO()
+        denied = batch.denials(before, result)
         if batch.is_first(chunk):  # the cluster's warnings, once
-            warn_denied(result, stderr)
-        notes = report.notes_json(cluster.warnings, report.denials(result))
+            print_denied(denied, stderr)
+        notes = report.notes_json(cluster.warnings, denied)
         selections = [Selection(query, result.queries[n], profile, notes) for n, (_, query) in enumerate(chunk, 1)]
         text = "".join(_batch_piece(output, i == 0, s, stderr) for (i, _), s in zip(chunk, selections))
         codes = frozenset(
@@ -102,7 +107,7 @@ def _run_batch(args, cluster, queries: list[Query], stdout: TextIO, stderr: Text
         )
         return batch.Chunk(text, stderr.getvalue(), codes, result.stats)
 
-    return batch.answer(work, list(enumerate(queries)), args.jobs or batch.default_jobs(), output, stdout, stderr)[0]
+    return batch.answer(work, parts, jobs, output, stdout, stderr)[0]
 
 
 def _batch_piece(output: str, first: bool, selection: Selection, stderr: TextIO) -> str:

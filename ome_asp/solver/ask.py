@@ -31,7 +31,7 @@ from ome_asp.errors import FACTS_IN_PROGRESS, InternalError
 from ome_asp.input.objects import Cluster, Query, RuntimeRef
 from ome_asp.solver import engine
 from ome_asp.solver.answer import Answer, Criterion, _texts, criteria_of, decode, decode_texts, named_cost
-from ome_asp.solver.facts import Facts, build_facts, with_queries
+from ome_asp.solver.facts import Facts, build_facts
 from ome_asp.solver.programs import OUTCOME, Variant
 from ome_asp.timing import gc_paused
 
@@ -49,10 +49,9 @@ class Run:
         return self.answer.stats
 
 
-def ask(cluster: Cluster | Facts, queries: list[Query], variant: Variant, sizes: bool = False) -> Run:
+def ask(cluster: Cluster, queries: list[Query], variant: Variant, sizes: bool = False) -> Run:
     """The answer of `variant` (for that many queries: Variant.answering) to
-    `queries` about `cluster`, or about the facts `cluster_facts` built once
-    for a batch answered chunk by chunk.
+    `queries` about `cluster`.
 
     A one-query variant's selection is the unique optimum of the #minimize
     statements (proved unique by enumerating all optima). The batch variants
@@ -65,23 +64,18 @@ def ask(cluster: Cluster | Facts, queries: list[Query], variant: Variant, sizes:
     `stats` also holds the size of the ground program (`atoms`, `rules`):
     reading clingo's statistics costs about as much as solving a small
     query, so only --stats and the benchmarks ask."""
+    started = time.perf_counter()
     facts = facts_for(cluster, queries)
-    return Run(facts, solve(facts, len(queries), variant, sizes))
+    built = time.perf_counter() - started
+    answer = solve(facts, len(queries), variant, sizes)
+    answer.stats["facts_s"] = built
+    return Run(facts, answer)
 
 
-def facts_for(cluster: Cluster | Facts, queries: list[Query]) -> Facts:
+def facts_for(cluster: Cluster, queries: list[Query]) -> Facts:
     """The facts `ask` solves (explain --show facts prints them), recorded."""
-    facts = with_queries(cluster, queries) if isinstance(cluster, Facts) else build_facts(cluster, queries)
+    facts = build_facts(cluster, queries)
     FACTS_IN_PROGRESS.set(facts.program)
-    return facts
-
-
-def cluster_facts(cluster: Cluster, queries: list[Query]) -> Facts:
-    """The facts of `cluster` for no query, built once for a batch of
-    `queries` that `ask(facts, chunk, variant)` answers chunk by chunk (in
-    forked processes, which share them); the batch's facts are recorded."""
-    facts = build_facts(cluster, [])
-    FACTS_IN_PROGRESS.set(with_queries(facts, queries).program)
     return facts
 
 

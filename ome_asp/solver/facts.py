@@ -347,17 +347,6 @@ def _add_queries(builder: FactBuilder, queries: list[Query]) -> None:
             fact.query_isvc_name(number, query.isvc)
 
 
-def with_queries(facts: Facts, queries: list[Query]) -> Facts:
-    """`facts` of a cluster built for no query, with `queries` added: a batch
-    builds the cluster's facts once and grounds them with each chunk of its
-    queries (issue 13). No query fact holds an exact number, so the ranks stay
-    those of `facts`; only the order of the program's lines differs from
-    `build_facts(cluster, queries)`, which changes no answer."""
-    builder = FactBuilder()
-    _add_queries(builder, queries)
-    return records.replace(facts, program=facts.program + builder.program())
-
-
 # --- alternative versions of objects (`ome-asp compare`) ---------------------
 
 # Facts keyed by a value, not by an object: a union of the tables of several
