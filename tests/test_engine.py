@@ -48,7 +48,9 @@ def test_only_the_selection_is_left_to_the_solver(case):
     assert all(a.is_fact for a in ctl.symbolic_atoms)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 100 examples, not 300 (issue 23, item 8): winner.lp's #min
+# turned into #max fails about one example in six, and CI's 100 catch it.
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(strategies.clusters())
 def test_batch_orders_equal_the_one_query_optimum(case):
     """One grounding for every model (explaining or not) gives each query the

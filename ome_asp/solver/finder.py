@@ -159,6 +159,7 @@ FIELDS = (
           needs=("accelerators",)),
 )
 FIELD = {f.name: f for f in FIELDS}
+PLACE = {f.name: place for place, f in enumerate(FIELDS)}  # a dict, not FIELDS.index: witness() runs per enumerated cluster
 
 
 @dataclass(frozen=True)
@@ -534,7 +535,7 @@ def _put(document: dict, f: Field, value: object) -> None:
 
 def _written(document: dict, chosen: dict[str, int], pools: dict) -> dict:
     """The document with each chosen field written, in FIELDS order."""
-    for name, position in sorted(chosen.items(), key=lambda item: FIELDS.index(FIELD[item[0]])):
+    for name, position in sorted(chosen.items(), key=lambda item: PLACE[item[0]]):
         _put(document, FIELD[name], _value(pools, name, position))
     return document
 
