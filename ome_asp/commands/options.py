@@ -63,12 +63,12 @@ def name_argument(text: str) -> str:
         return text
 
 
-_DURATION = re.compile(r"([0-9]+(?:\.[0-9]+)?)(s|m|h)?")
+_DURATION = r"([0-9]+(?:\.[0-9]+)?)(s|m|h)?"  # compiled on first use (re's cache), not at import (issue 26)
 
 
 def duration_argument(text: str) -> float:
     """--kubectl-timeout: seconds, or a number with s, m or h (as kubectl writes durations)."""
-    match = _DURATION.fullmatch(text)
+    match = re.fullmatch(_DURATION, text)
     if match is None or float(match[1]) <= 0:
         raise argparse.ArgumentTypeError("not a duration: use seconds or a number with s, m or h, such as 90s or 2m")
     return float(match[1]) * {"s": 1, "m": 60, "h": 3600, None: 1}[match[2]]

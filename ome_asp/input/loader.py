@@ -399,8 +399,9 @@ class _Reader:
         )
 
 
-# A warning's place: a JSON path (load_documents), or a text's file, line and document.
-_PLACE = re.compile(rf"({MANIFESTS}\[\d+\](?:\.items\[\d+\])?|.*?: document \d+(?:: items\[\d+\])?): (.*)", re.S)
+# A warning's place: a JSON path (load_documents), or a text's file, line and
+# document. Compiled on first use (re's cache), not by every run's imports (issue 26).
+_PLACE = rf"({MANIFESTS}\[\d+\](?:\.items\[\d+\])?|.*?: document \d+(?:: items\[\d+\])?): (.*)"
 
 
 def fold(warnings: list[str]) -> list[str]:
@@ -409,7 +410,7 @@ def fold(warnings: list[str]) -> list[str]:
     place, and how many more (issue 16)."""
     groups: dict[str, list[str]] = {}
     for warning in warnings:
-        place = _PLACE.fullmatch(warning)
+        place = re.fullmatch(_PLACE, warning, re.S)
         groups.setdefault(place.group(2) if place else warning, []).append(warning)
     return [group[0] if len(group) == 1 else f"{group[0]} (and {len(group) - 1} more like it)" for group in groups.values()]
 
