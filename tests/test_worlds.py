@@ -9,25 +9,32 @@ import sys
 import clingo
 import pytest
 from clingo import ast
+from conftest import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from manifests import entry, model, runtime
 
 from ome_asp.commands import serve
-from ome_asp.errors import OmeAspError
-from ome_asp.input import profiles
+from ome_asp.errors import InternalError, OmeAspError
+from ome_asp.input import loader, profiles
 from ome_asp.render import report
 from ome_asp.solver import ask, engine, worlds
 from ome_asp.solver.answer import decode, decode_texts
-from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver.facts import VALUE_TABLES, Query, build_facts, build_world_facts
 from ome_asp.solver.programs import Variant
 from ome_asp.testing import strategies
 
 
-def rewritten(text: str) -> list[str]:
+def rewritten(text: str, free=frozenset()) -> list[str]:
     found = []
-    ast.parse_string(text, lambda s: found.append(str(worlds.rewrite(s))))
+    ast.parse_string(text, lambda s: found.append(str(worlds.rewrite(s, free))))
     return found[1:]  # without #program base.
+
+
+def parsed(text: str) -> list:
+    found: list = []
+    ast.parse_string(text, found.append)
+    return found
 
 
 def test_the_rewrite_puts_the_world_first_in_every_atom_never_in_other_terms():
@@ -62,6 +69,42 @@ def test_show_defined_and_minimize_carry_the_world():
     ]
 
 
+def test_world_free_predicates_are_the_value_tables_and_what_only_they_derive():
+    """D-130: a predicate derived from value tables and constants alone has
+    no world; one that reads an object, a shown one, or one derived from a
+    predicate with a world has one."""
+    program = parsed(
+        "side(format; framework). reading(W, S) :- weights_stored(W, S, V), side(S). "
+        "score(W) :- reading(W, format), not weights_absent(W, format). "
+        "scored(R, W) :- entry(R, I, S, W), score(W). shown(W) :- weights(W). #show shown/1. "
+        "later(W) :- score(W), scored(R, W). { pick(W) } :- weights(W).")
+    assert worlds.world_free(program) == {
+        ("side", 1), ("reading", 2), ("score", 1), ("weights_stored", 3), ("weights_absent", 2), ("weights", 1)}
+    assert rewritten("score(W) :- reading(W, format). scored(R, W) :- entry(R, I, S, W), score(W). "
+                     "n(R) :- side(S), not entry(R, 0, S, x).", frozenset({("score", 1), ("reading", 2), ("side", 1)})) == [
+        "score(W) :- reading(W,format).",  # once for the batch
+        "scored(World,R,W) :- entry(World,R,I,S,W); score(W).",
+        "n(World,R) :- world(World); side(S); not entry(World,R,0,S,x).",  # a world-free atom binds no world
+    ]
+
+
+def test_a_rule_making_a_value_table_a_worlds_is_refused():
+    with pytest.raises(InternalError, match="value tables with a world"):
+        worlds.world_free(parsed("weights(W) :- entry(R, I, S, W)."))
+
+
+def test_the_batch_programs_world_free_predicates():
+    """What the batch variants ground once per batch: a new one is reviewed
+    here (each row of a world-free predicate must say something of its own
+    values only, so the union of the worlds' tables serves each world)."""
+    derived = {name for name, _ in worlds.free_in(Variant.BATCH_SELECT.files) if name not in VALUE_TABLES}
+    assert derived == {
+        "advisory_names_format", "bound", "check_order", "component_field", "component_field_step",
+        "component_position", "label_field", "message_check", "named_component_order", "named_operator",
+        "ordering_operator", "part_order", "side", "sig_has_additional", "version_suffixed", "weight_reading",
+        "weight_shown", "weights_score", "weights_shown"}
+
+
 def test_the_world_variable_is_the_rewrites_own():
     with pytest.raises(ValueError, match="World"):
         rewritten("p(World) :- q(World).")
@@ -72,6 +115,32 @@ def test_world_facts_put_the_world_first_and_keep_user_text():
     assert worlds.world_facts(program, 7) == (
         'world(7).\nentry(7,csr("a(b"),0,sig(1),w(1)).\nquery(7,1).\nsig_pipeline(7).\nx(7,"\\nfoo(").\n'
     )
+    assert worlds.world_facts('query(1).\nswitch(mode_filter,off).\nx("switch(").\n', 7, 2) == (
+        'world(7).\nquery(7,1).\nx(7,"switch(").\nworld_profile(7,2).\n'
+    )
+
+
+def test_a_batch_needs_facts_built_together():
+    """Built apart, two cases number their signatures and rank their
+    numbers each on its own: their value tables cannot be shared."""
+    query = Query("ns", model="m")
+    apart = [_case([_model(), _runtime("rt")], query), _case([_model(), _runtime("rt")], query)]
+    with pytest.raises(InternalError, match="built together"):
+        worlds.batch_program(apart)
+
+
+def test_the_worked_examples_world_has_at_most_50_facts():
+    """Issue 26 item 3: the worked example's world had 101 facts (12
+    switches, 36 of its weights, 8 of its signature, 2 versions, world/1);
+    its value tables and switches now come once per batch (D-130,
+    docs/performance.md)."""
+    cluster = loader.load([str(FIXTURES / "worked-example" / "manifests.yaml")])
+    query = Query("llama-demo", model="llama-3-2-3b-instruct")
+    batch = build_world_facts([(cluster, [query]), (cluster, [query])])
+    program = worlds.batch_program(batch)
+    own = worlds.world_facts(batch[1].program, 1, 1)
+    assert own in program
+    assert len(own.splitlines()) <= 50, own  # 44 (world/1 and world_profile/2 included); 101 before
 
 
 def test_split_worlds_takes_the_world_out():
@@ -83,6 +152,10 @@ def test_split_worlds_takes_the_world_out():
 
 def _case(cluster_documents, query: Query, profile=profiles.V1_3):
     return build_facts(serve._case_cluster(cluster_documents, profile), [query])
+
+
+def _together(cases: list) -> list:
+    return build_world_facts([(serve._case_cluster(documents, profiles.V1_3), [query]) for documents, query in cases])
 
 
 def _runtime(name, fmt="safetensors"):
@@ -98,11 +171,11 @@ def test_a_world_never_sees_another_worlds_objects():
     is its own cluster's (here world 0's runtime supports the model, world
     1's runtime of the same name does not, world 2 has none)."""
     query = Query("ns", model="m")
-    batch = [
-        _case([_model(), _runtime("rt")], query),
-        _case([_model(), _runtime("rt", "onnx")], query),
-        _case([_model()], query),
-    ]
+    batch = _together([
+        ([_model(), _runtime("rt")], query),
+        ([_model(), _runtime("rt", "onnx")], query),
+        ([_model()], query),
+    ])
     answers = ask.solve_worlds(batch, [1, 1, 1], Variant.EXPLAIN)
     assert [str(a.queries[1].selected) for a in answers] == ["ClusterServingRuntime rt", "None", "None"]
     assert answers[1].queries[1].verdicts and not answers[2].queries[1].verdicts
@@ -124,10 +197,10 @@ def test_the_rewritten_encoding_replays_with_plain_clingo(tmp_path):
     """`python -m ome_asp.solver.worlds` prints the rewritten encoding: with
     the worlds' facts, plain clingo gives the batch's shown atoms."""
     query = Query("ns", model="m")
-    batch = [_case([_model(f), _runtime("rt")], query) for f in ("safetensors", "onnx")]
+    batch = _together([([_model(f), _runtime("rt")], query) for f in ("safetensors", "onnx")])
     files = Variant.BATCH_EXPLAIN.files
     encoding = subprocess.run([sys.executable, "-m", "ome_asp.solver.worlds", *files], capture_output=True, text=True, check=True).stdout
-    program = encoding + "".join(worlds.world_facts(f.program, w) for w, f in enumerate(batch))
+    program = encoding + worlds.batch_program(batch)[len(worlds.declaration()):]
     ctl = clingo.Control()
     ctl.add("base", [], program)
     ctl.ground([("base", [])])
@@ -152,7 +225,13 @@ def cases(draw):
     except OmeAspError:
         return None
     query = Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
-    return build_facts(cluster, [query]), query, profile
+    return cluster, query, profile
+
+
+def _built_together(batch: list) -> list:
+    """(facts, query, profile) of each case, the facts built together."""
+    return list(zip(build_world_facts([(cluster, [query]) for cluster, query, _ in batch]),
+                    [query for _, query, _ in batch], [profile for _, _, profile in batch]))
 
 
 def _explain_text(query, answer, profile) -> str:
@@ -169,7 +248,7 @@ def _explain_text(query, answer, profile) -> str:
 def test_a_batch_of_worlds_answers_each_case_as_it_answers_alone(batch, outcome):
     """Issue 12: report for report, byte for byte (explain's JSON; with
     outcome.lp also everything select reads)."""
-    batch = [c for c in batch if c is not None]
+    batch = _built_together([c for c in batch if c is not None])
     answers = ask.solve_worlds([facts for facts, _, _ in batch], [1] * len(batch), Variant.SELECT if outcome else Variant.EXPLAIN)
     for (facts, query, profile), answer in zip(batch, answers):
         alone = ask.solve(facts, 1, Variant.SELECT if outcome else Variant.EXPLAIN)
@@ -182,7 +261,7 @@ def test_a_batch_of_worlds_answers_each_case_as_it_answers_alone(batch, outcome)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(cases(), min_size=1, max_size=8))
 def test_admission_as_worlds_equals_each_alone(batch):
-    facts = [f for f, _, _ in filter(None, batch)]
+    facts = [f for f, _, _ in _built_together(list(filter(None, batch)))]
     for answer, alone in zip(ask.solve_worlds(facts, [0] * len(facts), Variant.ADMIT), (ask.solve(f, 0, Variant.ADMIT) for f in facts)):
         assert (answer.denied, answer.unknown_classes) == (alone.denied, alone.unknown_classes)
 

@@ -31,7 +31,7 @@ from ome_asp.errors import FACTS_IN_PROGRESS, InternalError
 from ome_asp.input.objects import Cluster, Query, RuntimeRef
 from ome_asp.solver import engine
 from ome_asp.solver.answer import Answer, Criterion, _texts, criteria_of, decode, decode_texts, named_cost
-from ome_asp.solver.facts import Facts, build_facts
+from ome_asp.solver.facts import Facts, build_facts, build_world_facts
 from ome_asp.solver.programs import OUTCOME, Variant
 from ome_asp.timing import gc_paused
 
@@ -114,7 +114,7 @@ def _go_first(facts: Facts, answer: Answer, variant: Variant) -> str:
 
 
 def _solve(facts: Facts, variant: Variant, n_queries: int, sizes: bool, start: float) -> Answer:
-    ctl = engine.ground_program(facts.program, variant.files)
+    ctl = engine.ground_program(facts.whole, variant.files)
     grounded = time.perf_counter()
     optimal = []
     with ctl.solve(yield_=True) as handle:
@@ -146,22 +146,21 @@ def ask_worlds(cases: list[tuple[Cluster, list[Query]]], variant: Variant) -> li
     single answer set is answered case by case, so a case fails as it fails
     alone. The facts recorded are those of the case last built. One case is
     asked alone, in `variant` itself (explain -v's details included)."""
-    if len(cases) == 1:
-        return [ask(*cases[0], variant)]
-    batch = []
-    for cluster, queries in cases:
-        batch.append(build_facts(cluster, queries))
-        FACTS_IN_PROGRESS.set(batch[-1].program)
+    if len(cases) <= 1:
+        return [ask(*case, variant) for case in cases]
+    batch = build_world_facts(cases)
+    FACTS_IN_PROGRESS.set(batch[-1].whole)
     return [Run(facts, answer) for facts, answer in zip(batch, solve_worlds(batch, [len(q) for _, q in cases], variant))]
 
 
 def solve_worlds(batch: list[Facts], n_queries: list[int], variant: Variant) -> list[Answer]:
-    """`ask_worlds` of facts already built (each with its `n_queries`)."""
+    """`ask_worlds` of facts already built together (facts.build_world_facts,
+    each with its `n_queries`)."""
     answers = _solve_worlds(batch, n_queries, variant.batch)
     if answers is None:
         alone = []
         for facts, n in zip(batch, n_queries):
-            FACTS_IN_PROGRESS.set(facts.program)
+            FACTS_IN_PROGRESS.set(facts.whole)
             alone.append(solve(facts, n, variant))
         return alone
     pinned = {w: records.replace(facts, program=facts.program + pins)
@@ -175,8 +174,7 @@ def solve_worlds(batch: list[Facts], n_queries: list[int], variant: Variant) -> 
 def _solve_worlds(batch: list[Facts], n_queries: list[int], variant: Variant) -> list[Answer] | None:
     from ome_asp.solver import worlds  # clingo.ast: only batches of worlds (serve, check) rewrite the encoding
 
-    program = worlds.declaration() + "".join(worlds.world_facts(f.program, w) for w, f in enumerate(batch))
-    ctl = engine.ground_program(program, variant.files, worlds.load)
+    ctl = engine.ground_program(worlds.batch_program(batch), variant.files, worlds.load)
     with ctl.solve(yield_=True) as handle:
         models = [model.symbols(shown=True) for model in handle]
     del ctl  # a batch's Control is freed with it: memory stays flat over batches
@@ -198,8 +196,8 @@ class EditSets:
 def edit_sets(facts: Facts, variant: Variant, limit: int) -> EditSets:
     """The optima of an edit program (Variant.STEER, Variant.COMPARE) on its
     facts, up to `limit` of them; the caller verifies each by selecting again."""
-    FACTS_IN_PROGRESS.set(facts.program)
-    ctl = engine.ground_program(facts.program, variant.files)
+    FACTS_IN_PROGRESS.set(facts.whole)
+    ctl = engine.ground_program(facts.whole, variant.files)
     found: list[list[clingo.Symbol]] = []
     cost: list[int] = []
     with ctl.solve(yield_=True) as handle:
@@ -229,8 +227,8 @@ def rank_by_reoptimizing(facts: Facts, query: int = 1) -> list[RuntimeRef]:
 
     One optimization per qualifying runtime; quadratic, kept as the reference
     the fast ranking is tested against."""
-    FACTS_IN_PROGRESS.set(facts.program)
-    ctl = engine.ground_program(facts.program, Variant.RANK.files)
+    FACTS_IN_PROGRESS.set(facts.whole)
+    ctl = engine.ground_program(facts.whole, Variant.RANK.files)
     ctl.configuration.solve.opt_mode = "opt"
     ranking: list[clingo.Symbol] = []
     while True:

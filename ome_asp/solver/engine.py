@@ -15,7 +15,7 @@ from ome_asp.solver.programs import Variant, encoding_dir
 def ground(facts: Facts, variant: Variant) -> clingo.Control:
     """The ground program of `variant` on `facts` (for measuring it: the
     benchmarks' ground sizes, tests/test_scaling.py)."""
-    return ground_program(facts.program, variant.files)
+    return ground_program(facts.whole, variant.files)
 
 
 def ground_program(facts: str, files: tuple[str, ...], load=None) -> clingo.Control:

@@ -47,11 +47,23 @@ from ome_asp.timing import gc_paused
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 
+class ValueTables:
+    """The value tables (VALUE_TABLES) of a batch of cases as facts, built
+    once for all of them (build_world_facts); one batch's, compared by identity."""
+
+    __slots__ = ("program",)
+
+    def __init__(self, program: str) -> None:
+        self.program = program
+
+
 @records.record(frozen=True)
 class Facts:
     """The facts of a run: program text; the exact number behind each rank K
     of a val(K, D) term (D is that decimal), so answers can carry ranks alone;
-    and the runtime behind each identifier's text."""
+    and the runtime behind each identifier's text. A case built in a batch
+    (build_world_facts) has its value tables in `values`, shared by the
+    batch, and the rest in `program`; its whole program is `whole`."""
 
     program: str
     numbers: dict[int, str]
@@ -62,6 +74,13 @@ class Facts:
     # (None: the side is absent, code-v0.1.5 only), priority read
     profile: Profile | None = None  # the profile the facts were built for (its switch facts)
     created: dict[RuntimeRef, int | None] = records.field(default_factory=dict)  # creationTimestamp (3.3)
+    values: ValueTables | None = None  # None: built alone, the value tables are in `program`
+
+    @property
+    def whole(self) -> str:
+        """The program that answers this case alone (the batch's value
+        tables serve each of its cases: VALUE_TABLES)."""
+        return self.program if self.values is None else self.values.program + self.program
 
 
 @records.record(frozen=True)
@@ -136,6 +155,16 @@ def declared(files: tuple[str, ...]) -> dict[str, frozenset[int]]:
 
 INPUT_SCHEMA = ("input.lp",)  # the encoding files whose #defined statements declare the input facts
 
+# Facts keyed by a value, not by an object: a union of the tables of several
+# versions of the cluster serves each version (an extra row is never joined),
+# as the union of a batch's tables serves each of its cases (worlds.py, D-130).
+VALUE_TABLES = frozenset({
+    "signature", "sig_declares", "sig_version", "sig_operator", "sig_architecture", "sig_quantization",
+    "sig_pipeline", "sig_pipeline_class", "sig_component", "sig_component_field", "weights", "weights_absent",
+    "weights_stored", "weights_priority", "weights_score_option", "weights_shown_option", "version", "size_gap",
+    "size_distance", "not_a_number",
+})
+
 
 class FactBuilder:
     """Collects facts, then assigns the ranks of exact numbers in one pass.
@@ -146,28 +175,35 @@ class FactBuilder:
     by a `#defined` statement of the `schema` files (a misspelt fact would
     otherwise ground silently against a #defined predicate); `schema=None`
     checks nothing (the encoding unit tests, whose harness checks the facts
-    against input.lp and the upstream predicates it is given).
+    against input.lp and the upstream predicates it is given). A builder of
+    one case of a batch hands its value tables to the batch's builder
+    `values`, with which it shares the exact numbers (build_world_facts).
     """
 
     def __init__(
         self, renamed: frozenset[str] = frozenset(), profile: Profile | None = None,
-        schema: tuple[str, ...] | None = INPUT_SCHEMA,
+        schema: tuple[str, ...] | None = INPUT_SCHEMA, values: FactBuilder | None = None,
     ) -> None:
         self._declared = None if schema is None else declared(schema)
         self._renamed = renamed
+        self._values = values
         self._facts: list[tuple[str, tuple]] = []
         self._rules: list[tuple[tuple[str, tuple], Term]] = []  # (fact, condition): `fact :- condition.`
-        self._numbers: set[Fraction | str] = set()
+        self._numbers: set[Fraction | str] = set() if values is None else values._numbers
         self.profile = profile
         self.runtimes: dict[str, RuntimeRef] = {}
         self.signatures: dict[RuntimeRef, list[str]] = {}
         self.entry_names: dict[RuntimeRef, list[str | None]] = {}
-        self.weights: dict[str, tuple[int | None, int | None, int]] = {}
+        self.weights: dict[str, tuple[int | None, int | None, int]] = {} if values is None else values.weights
         self.created: dict[RuntimeRef, int | None] = {}
         self.fact = _FactCalls(self)
 
     def add(self, name: str, args: tuple) -> None:
         self._facts.append((f"base_{name}" if name in self._renamed else name, args))
+
+    def _adder(self, name: str):
+        """Where a fact `name` goes: the batch's value tables, or this builder."""
+        return self._values.add if self._values is not None and name in VALUE_TABLES else self.add
 
     def captured(self, add) -> set[tuple[str, tuple]]:
         """The facts `add()` records that belong to an object, taken out of
@@ -202,14 +238,18 @@ class FactBuilder:
     def build(self) -> Facts:
         """The facts as a logic program, one per line, sorted so that every
         dump is reproducible, and the table of exact numbers by rank."""
-        ranks = _signed_ranks(self._numbers)
-        decimals = {k: v if isinstance(v, str) else format_exact(v) for v, k in ranks.items()}
-        vals = {v: f"val({k},{quoted(decimals[k])})" for v, k in ranks.items()}
+        decimals, vals = _ranked(self._numbers)
+        return self._built(decimals, vals)
+
+    def _built(self, decimals: dict[int, str], vals: dict, values: ValueTables | None = None) -> Facts:
+        return Facts(self._text(vals), decimals, self.runtimes, self.signatures, self.entry_names, self.weights,
+                     self.profile, self.created, values)
+
+    def _text(self, vals: dict) -> str:
         lines = {f"{name}({','.join([_text(a, vals) for a in args])}).\n" for name, args in self._facts}
         lines |= {f"{name}({','.join([_text(a, vals) for a in args])}) :- {condition.text}.\n"
                   for (name, args), condition in self._rules}
-        return Facts("".join(sorted(lines)), decimals, self.runtimes, self.signatures, self.entry_names, self.weights,
-                     self.profile, self.created)
+        return "".join(sorted(lines))
 
     def program(self) -> str:
         return self.build().program
@@ -225,7 +265,7 @@ class _FactCalls:
         self._builder = builder
 
     def __getattr__(self, name: str):
-        add, declared = self._builder.add, self._builder._declared
+        add, declared = self._builder._adder(name), self._builder._declared
         if declared is None:
             def record(*args) -> None:
                 add(name, args)
@@ -242,6 +282,13 @@ class _FactCalls:
 
         setattr(self, name, record)  # found without __getattr__ from now on
         return record
+
+
+def _ranked(numbers: set[Fraction | str]) -> tuple[dict[int, str], dict]:
+    """The exact decimal of each rank, and the val(K, D) text of each number."""
+    ranks = _signed_ranks(numbers)
+    decimals = {k: v if isinstance(v, str) else format_exact(v) for v, k in ranks.items()}
+    return decimals, {v: f"val({k},{quoted(decimals[k])})" for v, k in ranks.items()}
 
 
 def _signed_ranks(numbers: Iterable[Fraction | str]) -> dict[Fraction | str, int]:
@@ -300,33 +347,56 @@ def build_facts(
 
 
 def _build_facts(cluster: Cluster, queries: list[Query], renamed: frozenset[str], extend, schema) -> Facts:
-    profile = cluster.profile
-    builder = FactBuilder(renamed, profile, schema)
-    fact = builder.fact
+    builder = FactBuilder(renamed, cluster.profile, schema)
     versions: set[str] = set()
-    _add_switches_and_queries(builder, queries)
-
-    for accelerator in cluster.accelerator_classes:
-        fact.accelerator_class(accelerator.name)
-
-    for model in cluster.models:
-        _add_model(builder, model, versions)
-
-    name_ranks = {name: k for k, name in enumerate(sorted({rt.name for rt in cluster.runtimes}), 1)}
     entries = EntryTables(builder, versions)
-    for runtime in cluster.runtimes:
-        _add_runtime(builder, runtime, name_ranks[runtime.name], entries)
-
-    _add_size_gaps(builder, cluster)
+    _add_cluster(builder, cluster, queries, entries, versions)
     for text in sorted(versions):
         add_version(builder, text)
-
-    for isvc in cluster.inference_services:
-        _add_inference_service(builder, isvc)
-
     if extend is not None:
         extend(builder, entries)
     return builder.build()
+
+
+def build_world_facts(cases: list[tuple[Cluster, list[Query]]]) -> list[Facts]:
+    """The facts of each case of a batch (`build_facts(cluster, queries)`
+    of each), built in one pass for worlds (worlds.batch_program, issue 26,
+    D-130): the value tables of all of them once, their identifiers (sig(N),
+    w(N)) and the ranks of exact numbers batch-wide, so a row of a value
+    table is the same text in every case that reads it. Ranks keep the
+    order and sign of each case's numbers, which is all a case compares."""
+    with gc_paused():
+        values = FactBuilder()
+        versions: set[str] = set()
+        entries = EntryTables(values, versions)
+        builders = []
+        for cluster, queries in cases:
+            builder = FactBuilder(profile=cluster.profile, values=values)
+            entries.profile = cluster.profile
+            _add_cluster(builder, cluster, queries, entries, versions)
+            builders.append(builder)
+        for text in sorted(versions):
+            add_version(values, text)
+        decimals, vals = _ranked(values._numbers)
+        tables = ValueTables(values._text(vals))
+        return [builder._built(decimals, vals, tables) for builder in builders]
+
+
+def _add_cluster(builder: FactBuilder, cluster: Cluster, queries: list[Query], entries: EntryTables,
+                 versions: set[str]) -> None:
+    """The facts of `cluster` and `queries`; the versions they name are added to `versions`."""
+    fact = builder.fact
+    _add_switches_and_queries(builder, queries)
+    for accelerator in cluster.accelerator_classes:
+        fact.accelerator_class(accelerator.name)
+    for model in cluster.models:
+        _add_model(builder, model, versions)
+    name_ranks = {name: k for k, name in enumerate(sorted({rt.name for rt in cluster.runtimes}), 1)}
+    for runtime in cluster.runtimes:
+        _add_runtime(builder, runtime, name_ranks[runtime.name], entries)
+    _add_size_gaps(builder, cluster)
+    for isvc in cluster.inference_services:
+        _add_inference_service(builder, isvc)
 
 
 def _add_switches_and_queries(builder: FactBuilder, queries: list[Query]) -> None:
@@ -348,16 +418,6 @@ def _add_queries(builder: FactBuilder, queries: list[Query]) -> None:
 
 
 # --- alternative versions of objects (`ome-asp compare`) ---------------------
-
-# Facts keyed by a value, not by an object: a union of the tables of several
-# versions of the cluster serves each version (an extra row is never joined).
-VALUE_TABLES = frozenset({
-    "signature", "sig_declares", "sig_version", "sig_operator", "sig_architecture", "sig_quantization",
-    "sig_pipeline", "sig_pipeline_class", "sig_component", "sig_component_field", "weights", "weights_absent",
-    "weights_stored", "weights_priority", "weights_score_option", "weights_shown_option", "version", "size_gap",
-    "size_distance", "not_a_number",
-})
-
 
 @records.record(frozen=True)
 class Facet:
@@ -539,6 +599,7 @@ class EntryTables:
     def __init__(self, builder: FactBuilder, versions: set[str]) -> None:
         self._builder = builder
         self._versions = versions
+        self.profile = builder.profile  # the case's, whose arithmetic the weights follow (a batch sets each case's)
         self._signatures: dict[tuple, Term] = {}
         self._weights: dict[tuple, Term] = {}
 
@@ -577,9 +638,10 @@ class EntryTables:
         product and sum of weights and priorities is in that code."""
         wf, ww = (None if ref is None else ref.weight for ref in (entry.model_format, entry.model_framework))
         p = 1 if entry.priority is None else entry.priority
-        if (wf, ww, p) in self._weights:
-            return self._weights[(wf, ww, p)]
-        w = self._weights[(wf, ww, p)] = term("w", len(self._weights) + 1)
+        go = self.profile is not None and self.profile.int64_scores
+        if (wf, ww, p, go) in self._weights:
+            return self._weights[(wf, ww, p, go)]
+        w = self._weights[(wf, ww, p, go)] = term("w", len(self._weights) + 1)
         self._builder.weights[w.text] = (wf, ww, p)
         fact, exact = self._builder.fact, self._builder.exact
         fact.weights(w)
@@ -591,7 +653,6 @@ class EntryTables:
         fact.weights_priority(w, p)
         f_readings = (("none", 0),) if wf is None else (("raw", wf), ("ten", 10))
         w_readings = (("none", 0),) if ww is None else (("raw", ww), ("five", 5))
-        go = self._builder.profile is not None and self._builder.profile.int64_scores
         for f_reading, f_weight in f_readings:
             for w_reading, w_weight in w_readings:
                 score = (f_weight + w_weight) * p

@@ -13,16 +13,29 @@ What the rewrite touches (and why it is sound, D-49):
 - every atom (`SymbolicAtom`) in a rule's head, body, conditions and
   aggregate elements gets `W` first; terms that are not atoms (`sig(N)`,
   `val(K, D)`, reason terms) are untouched;
-- a rule whose body has no positive atom (an encoding's fact, a body of
-  negative literals, comparisons or aggregates only) gets the guard
-  `world(W)`, so `W` is bound (safe) and ranges over the batch's worlds;
+- except the atoms of the *world-free* predicates (D-130): the value tables
+  (facts.VALUE_TABLES: signatures, weights, versions, size gaps, facts of
+  values that every world of a batch reads alike, ranks and identifiers
+  being batch-wide) and every predicate derived from them and from the
+  encoding's own constants alone (`world_free`). Their facts come once per
+  batch, not once per world, and their rules ground once. A row of a value
+  table says something of its own values only (input.lp), so the union of
+  the worlds' tables serves each world: a row of another world is never
+  joined (as for compare's versions of a cluster, facts.VALUE_TABLES);
+- a rule with a world term and no positive atom that binds it (an
+  encoding's fact, a body of negative literals, comparisons, aggregates or
+  world-free atoms only) gets the guard `world(W)`, so `W` is bound (safe)
+  and ranges over the batch's worlds;
 - `#show p/n` becomes `#show p/n+1`, `#show t : body` gets `W` in `t`;
-  `#defined p/n` becomes `p/n+1`; a `#minimize` element gets `W` in its
-  tuple, so equal weights of two worlds never merge.
-Every rule instance then mentions one world only, so the ground program is
-the disjoint union of the worlds' programs: no atom of world 1 occurs in a
-rule instance of world 2, and each world's answer set is the one its case
-has alone.
+  `#defined p/n` becomes `p/n+1` (a world-free one stays); a `#minimize`
+  element gets `W` in its tuple, so equal weights of two worlds never merge;
+- the profile switches are a world's own, but the same for every world of
+  a profile: a world has the one fact `world_profile(W, P)` and the batch
+  `profile_switch(P, Name, Value)` once per profile (`declaration`).
+Every other rule instance then mentions one world only, so the ground
+program is the world-free part and, above it, the disjoint union of the
+worlds' programs: no atom of world 1 occurs in a rule instance of world 2,
+and each world's answer set is the one its case has alone.
 
 `python -m ome_asp.solver.worlds FILE...` prints the rewritten encoding, so a
 batch replays with plain clingo: that text plus the worlds' facts.
@@ -38,22 +51,43 @@ from pathlib import Path
 import clingo
 from clingo import ast
 
-from ome_asp.errors import Exit
+from ome_asp.errors import Exit, InternalError
 from ome_asp.solver import engine
+from ome_asp.solver.facts import VALUE_TABLES, Facts
 from ome_asp.solver.programs import Variant, encoding_dir
 
 WORLD = "World"  # the variable the rewrite adds; the encoding must not use it
 _GUARD = "world"
 
 
-class _AddWorld(ast.Transformer):
-    """Puts the world variable first in every atom it visits."""
+Predicate = tuple[str, int]  # name, arity
 
-    def __init__(self, location) -> None:
+
+def _predicates(term) -> list[Predicate]:
+    """The predicates of an atom's symbol (a pool `p(a;b)` holds several)."""
+    if term.ast_type == ast.ASTType.UnaryOperation:  # classical negation: -p(X)
+        return _predicates(term.argument)
+    if term.ast_type == ast.ASTType.Pool:
+        return [p for t in term.arguments for p in _predicates(t)]
+    if term.ast_type == ast.ASTType.Function:
+        return [(term.name, len(term.arguments))]
+    raise ValueError(f"{term.location.begin.filename}: an atom the world rewrite cannot extend: {term}")
+
+
+class _AddWorld(ast.Transformer):
+    """Puts the world variable first in every atom it visits, but those of
+    the world-free predicates `free`; `used` tells whether it put any."""
+
+    def __init__(self, location, free: frozenset[Predicate] = frozenset()) -> None:
         self.world = ast.Variable(location, WORLD)
+        self.free = free
+        self.used = False
 
     def visit_SymbolicAtom(self, atom):
         atom = atom.update(**self.visit_children(atom))  # its variables: none may be the world's
+        if self.free and all(p in self.free for p in _predicates(atom.symbol)):
+            return atom
+        self.used = True
         return atom.update(symbol=self._term(atom.symbol))
 
     def visit_Variable(self, variable):
@@ -71,77 +105,153 @@ class _AddWorld(ast.Transformer):
         raise ValueError(f"{term.location.begin.filename}: an atom the world rewrite cannot extend: {term}")
 
 
-def _binds_world(body) -> bool:
-    """A positive atom in the body binds the world variable (every atom has it)."""
+def _binds_world(body, free: frozenset[Predicate]) -> bool:
+    """A positive atom in the body with a world term binds the world variable."""
     return any(
         lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign
         and lit.atom.ast_type == ast.ASTType.SymbolicAtom
+        and not all(p in free for p in _predicates(lit.atom.symbol))
         for lit in body
     )
 
 
-def _guarded(body, location) -> list:
-    if _binds_world(body):
+def _guarded(body, location, free: frozenset[Predicate] = frozenset()) -> list:
+    if _binds_world(body, free):
         return list(body)
     guard = ast.SymbolicAtom(ast.Function(location, _GUARD, [ast.Variable(location, WORLD)], 0))
     return [ast.Literal(location, ast.Sign.NoSign, guard), *body]
 
 
-def rewrite(statement):
-    """The statement with a world term in every predicate (module docstring)."""
+def rewrite(statement, free: frozenset[Predicate] = frozenset()):
+    """The statement with a world term in every predicate but the
+    world-free ones `free` (module docstring)."""
     kind = statement.ast_type
     location = statement.location
-    add = _AddWorld(location)
+    add = _AddWorld(location, free)
     if kind == ast.ASTType.Rule:
         body = [add(lit) for lit in statement.body]
-        return statement.update(head=add(statement.head), body=_guarded(body, location))
-    if kind == ast.ASTType.ShowSignature:
-        return statement.update(arity=statement.arity + 1)
-    if kind == ast.ASTType.Defined:
+        head = add(statement.head)
+        if not add.used:  # a rule of world-free predicates: once for the batch
+            return statement
+        return statement.update(head=head, body=_guarded(body, location, free))
+    if kind in (ast.ASTType.ShowSignature, ast.ASTType.Defined):
+        if (statement.name, statement.arity) in free:
+            return statement
         return statement.update(arity=statement.arity + 1)
     if kind == ast.ASTType.ShowTerm:
         body = [add(lit) for lit in statement.body]
-        return statement.update(term=add._term(statement.term), body=_guarded(body, location))
+        return statement.update(term=add._term(statement.term), body=_guarded(body, location, free))
     if kind == ast.ASTType.Minimize:
         body = [add(lit) for lit in statement.body]
-        return statement.update(terms=[add.world, *statement.terms], body=_guarded(body, location))
+        return statement.update(terms=[add.world, *statement.terms], body=_guarded(body, location, free))
     if kind == ast.ASTType.Program:
         return statement
     raise ValueError(f"{location.begin.filename}: the world rewrite does not handle {kind}")
 
 
+def _atoms(node) -> list[Predicate]:
+    """The predicates of every atom in `node` (a head, a body literal)."""
+    found: list[Predicate] = []
+
+    class Visit(ast.Transformer):
+        def visit_SymbolicAtom(self, atom):
+            found.extend(_predicates(atom.symbol))
+            return atom
+
+    Visit()(node)
+    return found
+
+
+def world_free(statements: list) -> frozenset[Predicate]:
+    """The world-free predicates of a program (D-130): the value tables
+    (facts.VALUE_TABLES) and every predicate each of whose rules reads only
+    world-free predicates -- or none, as the encoding's own facts
+    (`side(format; framework).`). A shown predicate, one a show statement
+    reads, a choice, and every other input (the objects, queries, switches,
+    world/1) have a world; so has each predicate a rule derives from one
+    that has. The world-free part is thus a program of its own below every
+    world's, the same for each."""
+    rules: list[tuple[list[Predicate], list[Predicate]]] = []
+    worldly: set[Predicate] = set()
+    for statement in statements:
+        kind = statement.ast_type
+        if kind == ast.ASTType.Rule:
+            head = _atoms(statement.head)
+            rules.append((head, head + [p for lit in statement.body for p in _atoms(lit)]))
+            if statement.head.ast_type != ast.ASTType.Literal:  # a choice is each world's own
+                worldly.update(head)
+        elif kind == ast.ASTType.ShowSignature:
+            worldly.add((statement.name, statement.arity))
+        elif kind == ast.ASTType.ShowTerm:
+            worldly.update(p for lit in statement.body for p in _atoms(lit))
+    defined = {p for head, _ in rules for p in head}
+    every = {p for _, atoms in rules for p in atoms}
+    worldly |= {p for p in every - defined if p[0] not in VALUE_TABLES}
+    changed = True
+    while changed:
+        changed = False
+        for head, atoms in rules:
+            if any(p in worldly for p in atoms) and not worldly.issuperset(head):
+                worldly.update(head)
+                changed = True
+    tables = {p for p in every if p[0] in VALUE_TABLES}
+    if tables & worldly:  # the facts come once per batch: no rule may make them a world's
+        raise InternalError(f"value tables with a world: {sorted(tables & worldly)}")
+    return frozenset(every - worldly)
+
+
 # The rewritten statements of each encoding file, parsed and rewritten once
-# per process (serve and the batch commands ground batch after batch).
-_compiled: dict[str, list] = {}
+# per process (serve and the batch commands ground batch after batch), for
+# the world-free predicates of the files loaded with it.
+_compiled: dict[tuple[str, frozenset[Predicate]], list] = {}
+_free: dict[tuple[str, tuple[str, ...]], frozenset[Predicate]] = {}
 atexit.register(_compiled.clear)  # free them before clingo's library is gone (engine.py)
 
 
-def compiled(name: str) -> list:
-    """The rewritten statements of encoding/`name`."""
-    path = str(encoding_dir() / name)  # keyed by path: programs.using_encoding may change the directory
-    if path not in _compiled:
-        _compiled[path] = [rewrite(s) for s in engine.statements(path)]
-    return _compiled[path]
+def _paths(files: tuple[str, ...]) -> list[str]:
+    directory = encoding_dir()  # keyed by path: programs.using_encoding may change the directory
+    return [str(directory / name) for name in files]
+
+
+def free_in(files: tuple[str, ...]) -> frozenset[Predicate]:
+    """`world_free` of the program of these files of encoding/."""
+    key = (str(encoding_dir()), files)
+    if key not in _free:
+        _free[key] = world_free([s for path in _paths(files) for s in engine.statements(path)])
+    return _free[key]
+
+
+def _rewritten(path: str, free: frozenset[Predicate]) -> list:
+    if (path, free) not in _compiled:
+        _compiled[path, free] = [rewrite(s, free) for s in engine.statements(path)]
+    return _compiled[path, free]
+
+
+def compiled(files: tuple[str, ...]) -> list:
+    """The rewritten statements of these files of encoding/, loaded together."""
+    free = free_in(files)
+    return [statement for path in _paths(files) for statement in _rewritten(path, free)]
 
 
 def compile_all() -> None:
-    """Rewrite every file the batch programs load now (a process about to
+    """Rewrite the programs of every batch variant now (a process about to
     fork workers does, so they inherit it)."""
-    for name in Variant.BATCH_SELECT.files + Variant.ADMIT.files:
-        compiled(name)
+    for variant in (Variant.BATCH_EXPLAIN, Variant.BATCH_SELECT, Variant.BATCH_RANK, Variant.ADMIT):
+        compiled(variant.files)
 
 
 def load(ctl: clingo.Control, files: tuple[str, ...]) -> None:
     """Add the rewritten `files` of encoding/ to `ctl`."""
     with ast.ProgramBuilder(ctl) as builder:
-        for name in files:
-            for statement in compiled(name):
-                builder.add(statement)
+        for statement in compiled(files):
+            builder.add(statement)
 
 
 def declaration() -> str:
-    """`world/1`, which the guards read and only Python's facts define."""
-    return f"#defined {_GUARD}/1.\n"
+    """`world/1`, which the guards read, and each world's switches: those of
+    its profile (only Python's facts define them)."""
+    return (f"#defined {_GUARD}/1.\n#defined world_profile/2.\n#defined profile_switch/3.\n"
+            f"switch({WORLD},Name,Value) :- world_profile({WORLD},P), profile_switch(P,Name,Value).\n")
 
 
 # A fact line of `Facts.program` (facts.py) starts with the predicate's name
@@ -151,14 +261,38 @@ def declaration() -> str:
 # `p(W,).` first, which _NO_ARGUMENTS mends (anchored at a line's start, where
 # no tuple argument can stand).
 _NO_ARGUMENTS = re.compile(r"^(\w+\(\d+),\)", re.MULTILINE)
+_SWITCH = "switch("
 
 
-def world_facts(program: str, world: int) -> str:
-    """`world(W).` and each fact of `program` (facts.py's text) with `W` first."""
+def world_facts(program: str, world: int, profile: int | None = None) -> str:
+    """`world(W).` and each fact of `program` (facts.py's text) with `W`
+    first; with the number of its `profile` in the batch, `world_profile(W,
+    P)` instead of its switch facts (batch_program)."""
     w = str(int(world))
     # str.replace line by line: several times faster than a regex calling back per fact
-    text = "\n".join([line.replace("(", f"({w},", 1) for line in program.split("\n")])
-    return f"{_GUARD}({w}).\n" + (_NO_ARGUMENTS.sub(r"\1)", text) if ",)" in text else text)
+    lines = program.split("\n")
+    if profile is not None:
+        lines = [line for line in lines if not line.startswith(_SWITCH)]
+    text = "\n".join([line.replace("(", f"({w},", 1) for line in lines])
+    text = _NO_ARGUMENTS.sub(r"\1)", text) if ",)" in text else text
+    return f"{_GUARD}({w}).\n" + text + ("" if profile is None else f"world_profile({w},{int(profile)}).\n")
+
+
+def batch_program(batch: list[Facts]) -> str:
+    """The facts of a batch of worlds, world W being batch[W]: the value
+    tables once (world-free: facts.build_world_facts built them for the
+    whole batch), each profile's switches once, each world's own facts."""
+    tables = {facts.values for facts in batch}
+    values = tables.pop() if len(tables) == 1 else None
+    if values is None:
+        raise InternalError("the worlds of a batch need facts built together (facts.build_world_facts)")
+    profiles: dict[tuple, int] = {}
+    own = []
+    for w, facts in enumerate(batch):
+        switches = tuple(facts.profile.facts()) if facts.profile is not None else ()
+        own.append(world_facts(facts.program, w, profiles.setdefault(switches, len(profiles) + 1)))
+    shared = "".join(f"profile_switch({p},{name},{value}).\n" for switches, p in profiles.items() for name, value in switches)
+    return declaration() + values.program + shared + "".join(own)
 
 
 def split_worlds(texts: list[str]) -> dict[int, list[str]]:
@@ -181,11 +315,12 @@ def split_worlds(texts: list[str]) -> dict[int, list[str]]:
 
 def main(argv: list[str]) -> int:
     """Print the rewritten encoding files (default: every file main.lp includes)."""
-    names = [Path(a).name for a in argv] or list(Variant.EXPLAIN.files)
+    names = tuple(Path(a).name for a in argv) or Variant.EXPLAIN.files
+    free = free_in(names)
     sys.stdout.write(declaration())
-    for name in names:
+    for name, path in zip(names, _paths(names)):
         sys.stdout.write(f"% --- {name}, one world per case\n")
-        for statement in compiled(name):
+        for statement in _rewritten(path, free):
             sys.stdout.write(f"{statement}\n")
     return Exit.OK
 
