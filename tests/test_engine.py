@@ -94,6 +94,23 @@ def test_the_decode_table_is_the_encodings_show_set():
     assert shown == answer.SHOWN
 
 
+def test_a_yes_row_is_two_shown_atoms():
+    """Issue 26 item 4: a Yes row shows its rank key and one atom with its
+    PRIORITY and WEIGHT (E9), no more (it showed three); the worked example
+    has four Yes rows for its model."""
+    cluster = load([str(programs.encoding_dir().parent / "fixtures" / "worked-example")])
+    facts = build_facts(cluster, [Query("llama-demo", model="llama-3-2-3b-instruct")])
+    ctl = engine.ground(facts, Variant.EXPLAIN)
+    with ctl.solve(yield_=True) as handle:
+        symbols = next(iter(handle)).symbols(shown=True)
+    rows: dict[str, list[str]] = {}
+    for s in symbols:
+        if s.name in ("rank_key", "explain_columns"):
+            rows.setdefault(str(s.arguments[1]), []).append(s.name)
+    assert len(rows) == 4 and all(sorted(names) == ["explain_columns", "rank_key"] for names in rows.values())
+    assert not any(s.name.startswith("explain_") and s.name != "explain_columns" for s in symbols)
+
+
 def test_every_shown_atom_starts_a_piece():
     """answer._texts splits a printed tuple of atoms before the name of each
     shown predicate."""

@@ -120,11 +120,6 @@ def criteria_of(ctl: clingo.Control) -> dict[int, str]:
     return {a.symbol.arguments[0].number: str(a.symbol.arguments[1]) for a in ctl.symbolic_atoms.by_signature("criterion", 2)}
 
 
-def number(value: clingo.Symbol) -> str:
-    """The exact decimal text of a val(K, D) term."""
-    return value.arguments[1].string
-
-
 # Most atoms of a large answer are about one (query, runtime) pair. Reading
 # them from clingo's own printing is several times faster than walking each
 # symbol through the API; reason terms, few distinct ones, are parsed once.
@@ -136,6 +131,8 @@ _RANK_KEY = re.compile(rf"rank_key\((\d+),({_RUNTIME}),\((-?\d+),(-?\d+),(-?\d+)
 _FAILURE = re.compile(rf"(first|later)_failure\((\d+),({_RUNTIME}),(q\d),(.*)\)")
 _MISMATCH_DETAIL = re.compile(rf"mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)")
 _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
+# A Yes row's PRIORITY and the exact decimal of its WEIGHT (an integer), in one match.
+_COLUMNS = re.compile(rf'explain_columns\((\d+),({_RUNTIME}),(-?\d+),val\(-?\d+,"([^"]*)"\)\)')
 # Reason terms and E15 pieces recur across answers (serve answers case after case).
 _term = functools.lru_cache(maxsize=2**14)(clingo.parse_term)
 
@@ -205,6 +202,12 @@ def _selected(d: _Decoding, text: str) -> None:
     d.queries[int(q)].selected = d.verdict(q, r).runtime
 
 
+def _columns(d: _Decoding, text: str) -> None:
+    q, r, priority, weight = _COLUMNS.fullmatch(text).groups()
+    v = d.verdict(q, r)
+    v.priority, v.weight = int(priority), int(weight)
+
+
 def _scoring_entry(v: Verdict, rest: str) -> None:
     i, w, f, fw = _SCORING.fullmatch(rest).groups()
     v.scoring.append((int(i), w, f, fw))
@@ -256,8 +259,7 @@ _DECODERS = {
     ("first_failure", 4): _failure,
     ("later_failure", 4): _failure,
     ("mismatch_detail", 4): _mismatch_detail,
-    ("explain_priority", 3): _pair(lambda v, rest: setattr(v, "priority", int(rest))),
-    ("explain_weight", 3): _pair(lambda v, rest: setattr(v, "weight", int(number(_term(rest))))),
+    ("explain_columns", 4): _columns,
     ("excluded_in_message", 2): _pair(lambda v, _: setattr(v, "in_no_runtime_message", True)),
     ("scoring_entry", 6): _pair(_scoring_entry),
     ("distance_basis", 3): _pair(lambda v, rest: setattr(v, "distance_basis", _term(rest))),

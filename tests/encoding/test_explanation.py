@@ -540,8 +540,7 @@ def test_e9_table(build, score, priority, weight):
     answer = solve(b, E9_FILES)
     assert answer.rows("qualifies") == {("1", R)}
     assert scores(answer) == {(R, score)}
-    assert answer.rows("explain_priority") == {("1", R, priority)}
-    assert answer.rows("explain_weight") == {("1", R, weight)}
+    assert answer.rows("explain_columns") == {("1", R, priority, weight)}
 
 
 def test_e9_only_for_yes_rows():
@@ -555,8 +554,7 @@ def test_e9_only_for_yes_rows():
     assert answer.rows("qualifies") == set()
     assert answer.rows("first_entry_wanted") == {("1", R)}
     assert answer.rows("first_compatible_entry") == {("1", R, "0")}
-    assert answer.rows("explain_priority") == set()
-    assert answer.rows("explain_weight") == set()
+    assert answer.rows("explain_columns") == set()
 
 
 def test_e9_weight_is_read_per_weights_term():
@@ -569,7 +567,7 @@ def test_e9_weight_is_read_per_weights_term():
     e9_entry(b, 0, 0, 3, 2, r=other)
     answer = solve(b, E9_FILES)
     assert answer.rows("weights_shown") == {("w(1)", "6")}
-    assert answer.rows("explain_weight") == {("1", R, "6"), ("1", text(other), "6")}
+    assert answer.rows("explain_columns") == {("1", R, "2", "6"), ("1", text(other), "2", "6")}
 
 
 def test_e9_large_weight_stays_exact():
@@ -580,7 +578,7 @@ def test_e9_large_weight_stays_exact():
     e9_entry(b, 1, 2**31 - 1, 1, 2)
     answer = solve(b, E9_FILES)
     assert scores(answer) == {(R, "4294967296")}
-    assert answer.rows("explain_weight") == {("1", R, "3000000001")}
+    assert answer.rows("explain_columns") == {("1", R, "1", "3000000001")}
 
 
 # --- explain -v: why a Yes row ranks where it does ----------------------------------
