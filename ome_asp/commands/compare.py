@@ -56,14 +56,14 @@ from ome_asp.analysis.compare import (
     setting_causes,
     state,
 )
-from ome_asp.commands.options import add_explain_targets, check_single_answer, load_cluster, source_inputs
+from ome_asp.commands.options import add_explain_targets, load_cluster, source_inputs
 from ome_asp.errors import Exit, InputError, OmeAspError, UsageError
 from ome_asp.input import changes as diffing
 from ome_asp.input import profiles
 from ome_asp.input.documents import shown
 from ome_asp.input.loader import KUSTOMIZATION_FILES, STDIN, load
 from ome_asp.input.objects import Cluster, Query, RuntimeRef
-from ome_asp.render import report
+from ome_asp.render import reasons, report
 from ome_asp.solver.answer import QueryAnswer
 
 CRITERIA = {  # rank_key's positions (encoding/ordering.lp), as explain -v and the spec name them
@@ -199,7 +199,7 @@ def _check_found(args, unchanged: list[tuple[Query, QueryAnswer]]) -> None:
     """--model/--isvc that neither snapshot has: explain's error (an answer
     that is the same error on both sides is the error, not 'unchanged')."""
     if (args.model is not None or args.isvc is not None) and unchanged:
-        check_single_answer(unchanged[0][1])
+        reasons.check_single_answer(unchanged[0][1])
 
 
 @contextlib.contextmanager

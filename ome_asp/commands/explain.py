@@ -19,7 +19,6 @@ from ome_asp.commands import batch
 from ome_asp.commands.options import (
     add_explain_targets,
     add_input_flags,
-    check_single_answer,
     load_cluster,
     print_denied,
     print_outcome,
@@ -244,7 +243,7 @@ def _print_single(
     output: str, query: Query, answer: QueryAnswer, stdout: TextIO, stderr: TextIO, profile: profiles.Profile,
     notes: dict = report.NO_NOTES, keep=None, cluster=None,
 ) -> int:
-    check_single_answer(answer, cluster, query.namespace)
+    reasons.check_single_answer(answer, cluster, query.namespace)
     if answer.note is not None:
         print(reasons.text(answer.note), file=stderr)
     if answer.ended is not None:

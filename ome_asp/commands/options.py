@@ -1,6 +1,6 @@
 """What the commands share: the input, profile and target flags, reading
 the manifests of -f with their warnings, and the outputs several commands
-print alike (an outcome, the admission warnings, a one-query answer's errors)."""
+print alike (an outcome, the admission warnings)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import os
 import re
 from typing import TextIO
 
-from ome_asp.errors import Exit, InputError, OmeAspError, UsageError
+from ome_asp.errors import Exit, InputError, UsageError
 from ome_asp.input import limits, profiles
 from ome_asp.input.loader import load, namespace_warning
 from ome_asp.input.objects import Query
-from ome_asp.render import reasons, report
-from ome_asp.solver.answer import Answer, QueryAnswer
+from ome_asp.render import report
+from ome_asp.solver.answer import Answer
 
 
 def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> None:
@@ -141,18 +141,6 @@ def add_explain_targets(parser: argparse.ArgumentParser) -> argparse._ArgumentGr
     target.add_argument("--model", metavar="NAME", type=name_argument, help="a BaseModel in the namespace, else a ClusterBaseModel")
     target.add_argument("--isvc", metavar="NAME", type=name_argument, help="an InferenceService: also applies its accelerator class and deployment mode")
     return target
-
-
-CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
-
-
-def check_single_answer(answer: QueryAnswer, cluster=None, namespace: str | None = None) -> None:
-    """The errors of a one-query explain (E4), which serve answers alike; with
-    the cluster and -n, a misspelt name gets a "did you mean" note."""
-    if answer.error is not None:
-        raise reasons.query_error(answer.error, cluster, namespace)
-    if len(answer.verdicts) > CANDIDATE_LIMIT:
-        raise OmeAspError("runtime candidate snapshot exceeds the CLI collection limit")
 
 
 def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -> int:

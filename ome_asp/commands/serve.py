@@ -26,7 +26,8 @@ A request's `command` is `explain` (the default), `select` or `admit`; its
 waiting on stdin are read ahead (at most BATCH_LINES lines, BATCH_BYTES
 bytes) and answered as one batch: the requests with their own manifests,
 every select and every admit are grounded together as worlds (one case per
-world, ome_asp/solver/worlds.py); the answers are written in request order,
+world, ome_asp/solver/worlds.py; each report built by ome_asp/analysis/oracle.py,
+as check builds the corpus's); the answers are written in request order,
 each flushed. `-j N` (default: the cores serve may use) answers a batch's
 lines in N worker processes, chunk by chunk, in the same order.
 """
@@ -40,19 +41,18 @@ import re
 from collections import OrderedDict
 from typing import BinaryIO, Iterator, TextIO
 
+from ome_asp.analysis.oracle import answer_worlds, error_answer, explain_report
 from ome_asp.commands import batch
-from ome_asp.commands.options import add_max_input_size_flag, add_profile_flags, check_single_answer, profile_of
+from ome_asp.commands.options import add_max_input_size_flag, add_profile_flags, profile_of
 from ome_asp.errors import Exit, OmeAspError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.documents import MESSAGE_VALUE_CHARS
 from ome_asp.input.limits import MAX_INPUT_BYTES, format_byte_size
 from ome_asp.input.loader import load, load_documents, namespace_warning
 from ome_asp.input.objects import Cluster, Query
-from ome_asp.render import admission_report, reasons, report
-from ome_asp.render.selection import Selection
+from ome_asp.render import report
 from ome_asp.solver import ask, worlds
 from ome_asp.solver.answer import Answer, QueryAnswer
-from ome_asp.solver.facts import Facts
 from ome_asp.solver.programs import Variant
 from ome_asp.timing import gc_paused
 
@@ -162,8 +162,8 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
                 raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
             elif command == "explain":
                 loaded = oracle(profile)
-                response.update(_explain_report(query, loaded.answer(query), profile, cluster=loaded.cluster,
-                                                notes=loaded.notes(query.namespace)))
+                response.update(explain_report(query, loaded.answer(query), profile, cluster=loaded.cluster,
+                                               notes=loaded.notes(query.namespace)))
                 continue
             else:
                 cluster = oracle(profile).cluster
@@ -179,64 +179,6 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
                 answer["report"][key] = [*case_warnings, *answer["report"][key]]
         responses[i].update(answer)
     return responses
-
-
-def answer_worlds(cases: list[tuple[str, Cluster, Query | None, profiles.Profile]]) -> list[dict]:
-    """{"report": ...} or {"error": ...} of each (command, cluster, query,
-    profile), as `ome-asp <command> -o json` reports it; the cases of each
-    command grounded together, one world each."""
-    answers: list[dict] = [{} for _ in cases]
-    for command in REQUEST_KEYS:
-        chosen = [i for i, case in enumerate(cases) if case[0] == command]
-        if not chosen:
-            continue
-        batch = [(cases[i][1], [] if cases[i][2] is None else [cases[i][2]]) for i in chosen]
-        for i, run in zip(chosen, ask.ask_worlds(batch, _VARIANTS[command])):
-            _, _, query, profile = cases[i]
-            try:
-                answers[i] = _REPORTS[command](query, run.answer, profile, run.facts, cases[i][1])
-            except OmeAspError as error:
-                answers[i] = error_answer(error)
-    return answers
-
-
-def error_answer(error: OmeAspError) -> dict:
-    """{"error": ...}: the text the command prints after `error: `, and the
-    `hint` it prints under it where it has one (a "did you mean", issue 24)."""
-    return {"error": str(error), **({} if error.hint is None else {"hint": error.hint})}
-
-
-def _explain_report(query: Query, answer: Answer | QueryAnswer, profile: profiles.Profile, facts=None,
-                    cluster: Cluster | None = None, notes: dict | None = None) -> dict:
-    """explain -o json's report, or the error explain prints (with the
-    cluster, a misspelt name's hint); `notes` (the report's warnings and
-    denied) default to an Answer's denials."""
-    if notes is None:
-        notes = report.notes_json([], report.denials(answer))
-    answer = answer.queries[1] if isinstance(answer, Answer) else answer
-    check_single_answer(answer, cluster, query.namespace)
-    if answer.ended is not None:
-        return {"report": report.outcome_json(report.query_json(query, answer), answer.ended, profile.name, notes)}
-    return {"report": report.explain_json(query, answer, profile.name, notes=notes)}
-
-
-def _select_report(query: Query, answer: Answer, profile: profiles.Profile, facts=None, cluster: Cluster | None = None) -> dict:
-    """select -o json's report (an outcome's report too), or the error select prints (with its hint)."""
-    selection = Selection(query, answer.queries[1], profile.name, report.notes_json([], report.denials(answer)))
-    if selection.error is not None:
-        error = OmeAspError(selection.error)
-        error.hint = None if cluster is None else reasons.did_you_mean(selection.outcome.error, cluster, query.namespace)
-        raise error
-    return {"report": selection.document()}
-
-
-def _admit_report(query, answer: Answer, profile: profiles.Profile, facts: Facts, cluster=None) -> dict:
-    """admit -o json's AdmissionReport."""
-    return {"report": admission_report.document(admission_report.verdicts(facts, answer))}
-
-
-_REPORTS = {"explain": _explain_report, "select": _select_report, "admit": _admit_report}
-_VARIANTS = {"explain": Variant.EXPLAIN, "select": Variant.SELECT, "admit": Variant.ADMIT}
 
 
 def _command(request: dict) -> str:

@@ -450,14 +450,14 @@ def _reduced(command: str, document: dict) -> dict:
 def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
     """`answer(*request)` of each request, in order. The JSON reports of
     requests without flags are answered together, one world each of one
-    grounding per command (serve's batch path), with the manifests read as
+    grounding per command (analysis/oracle.py, as serve answers a batch), with the manifests read as
     the command line reads `-f -`; the optional keys (table, stderr, exit)
     and requests with flags run the command line."""
-    from ome_asp.commands import serve
-    from ome_asp.commands.options import CANDIDATE_LIMIT
+    from ome_asp.analysis.oracle import answer_worlds
     from ome_asp.input import profiles
     from ome_asp.input.loader import load
     from ome_asp.input.objects import Query
+    from ome_asp.render.reasons import CANDIDATE_LIMIT
 
     results: list[dict | None] = [None] * len(requests)
     chosen, worlds = [], []
@@ -473,7 +473,7 @@ def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
         target = None if command == "admit" else Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
         chosen.append(i)
         worlds.append((command, cluster, target, cluster.profile))
-    for i, response in zip(chosen, serve.answer_worlds(worlds)):
+    for i, response in zip(chosen, answer_worlds(worlds)):
         command, manifests, query, profile, want = requests[i]
         if "report" in response and command == "explain" and len(response["report"].get("rows", ())) > CANDIDATE_LIMIT:
             results[i] = answer(*requests[i])  # the command line's refusal (E4)

@@ -21,6 +21,7 @@ import clingo
 from ome_asp.errors import InternalError, OmeAspError
 from ome_asp.input.documents import quote, shown
 from ome_asp.input.loader import closest_in_reach
+from ome_asp.solver.answer import QueryAnswer
 
 NONE = "none"  # the constant the encoding uses for an absent value
 
@@ -258,6 +259,18 @@ def query_error(error: clingo.Symbol, cluster=None, namespace: str | None = None
     failure = OmeAspError(text(error))
     failure.hint = None if cluster is None else did_you_mean(error, cluster, namespace)
     return failure
+
+
+CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
+
+
+def check_single_answer(answer: QueryAnswer, cluster=None, namespace: str | None = None) -> None:
+    """The errors of a one-query explain (E4), which serve answers alike; with
+    the cluster and -n, a misspelt name gets a "did you mean" note."""
+    if answer.error is not None:
+        raise query_error(answer.error, cluster, namespace)
+    if len(answer.verdicts) > CANDIDATE_LIMIT:
+        raise OmeAspError("runtime candidate snapshot exceeds the CLI collection limit")
 
 
 def did_you_mean(error: clingo.Symbol, cluster, namespace: str | None) -> str | None:
