@@ -30,8 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
 from ome_asp import cli  # noqa: E402
-from ome_asp.analysis import find  # noqa: E402
-from ome_asp.commands import batch  # noqa: E402
+from ome_asp.analysis import batch, find  # noqa: E402
 from ome_asp.solver import finder  # noqa: E402
 from ome_asp.solver import space as space_  # noqa: E402
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from manifests import model, runtime, write
 
-from ome_asp.commands import batch
+from ome_asp.analysis import batch
 from ome_asp.input import profiles
 from ome_asp.render import report
 from ome_asp.solver.sight import Sight

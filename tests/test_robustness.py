@@ -549,7 +549,7 @@ def test_an_internal_error_of_a_search_leaves_its_facts(monkeypatch: pytest.Monk
 
 def test_an_internal_error_in_a_batch_worker_leaves_its_chunks_facts(monkeypatch: pytest.MonkeyPatch, tmp_path):
     """-j 2: a chunk fails in a forked worker, which recorded the facts it was
-    solving; the parent's reproduction holds them (commands/batch.py), not
+    solving; the parent's reproduction holds them (analysis/batch.py), not
     what the parent solved last (D-120: a batch has no whole-cluster facts)."""
     def fail_a_chunk(facts, n_queries, variant, sizes=False):
         if n_queries:

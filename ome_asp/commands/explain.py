@@ -15,10 +15,10 @@ import time
 from typing import TextIO
 
 from ome_asp import __version__
-from ome_asp.commands import batch
 from ome_asp.commands.options import (
     add_explain_targets,
     add_input_flags,
+    add_jobs_flag,
     load_cluster,
     print_denied,
     print_outcome,
@@ -59,7 +59,7 @@ def add_parser(commands) -> None:
         "(replay: python -m clingo FACTS.lp encoding/main.lp); opt: the optimum's criteria "
         "(selection.lp's levels, O1-O4) and their values",
     )
-    batch.add_jobs_flag(explain, "--all-models: answer the models")
+    add_jobs_flag(explain, "--all-models: answer the models")
     explain.add_argument("--timers", action="store_true", help="print the time of each phase on stderr (with -j, summed over the processes)")
     explain.add_argument("--runtime", action="append", default=[], metavar="NAME",
                          help="show only this runtime's row (why not NAME?); repeatable")
@@ -141,7 +141,7 @@ def _print_phases(args, phases: Phases, stats: list[dict], stderr: TextIO) -> No
 
 
 def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: TextIO, stderr: TextIO) -> int:
-    """--all-models: the queries in chunks over -j processes (ome_asp.commands.batch),
+    """--all-models: the queries in chunks over -j processes (ome_asp.analysis.batch),
     one report per query: a List of reports, or table sections headed by the
     equivalent single command. A query's error is part of its report; the exit
     code is 1 when any query has one, else 3 when any query ends with an
@@ -149,6 +149,8 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
     if args.show == "facts":
         stdout.write(_facts_header(args) + ask.facts_for(cluster, queries).program)
         return Exit.OK
+    from ome_asp.analysis import batch  # a one-query explain does not need it (start-up, tests/test_cli.py)
+
     jobs = args.jobs or batch.default_jobs()
     parts, sight = batch.cut(queries, jobs), Sight(cluster)
     before = batch.unseen_denials(sight, parts, sizes=args.stats)  # once: each chunk reads only its namespaces (D-120)

@@ -21,11 +21,10 @@ from typing import BinaryIO, TextIO
 
 import clingo
 
-from ome_asp.analysis import find
+from ome_asp.analysis import batch, find
 from ome_asp.analysis.find import PROPERTIES, Found, Question, Side
-from ome_asp.commands import batch
 from ome_asp.commands.bounds_flags import add_bounds_flags, bounds_of, bounds_text, searchable
-from ome_asp.commands.options import add_profile_flags, profile_of
+from ome_asp.commands.options import add_jobs_flag, add_profile_flags, profile_of
 from ome_asp.errors import Exit, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.documents import shown
@@ -310,7 +309,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_bounds_flags(parser, f"{finder.Bounds.runtimes}; 1 for adding-disabled-runtime-changes-nothing")
     parser.add_argument("-o", "--output", choices=("yaml", "json"), default="yaml")
     parser.add_argument("--out", metavar="DIR", help="also write the witness as a conformance case per side")
-    batch.add_jobs_flag(parser, "decide whether a witness exists", "threads")
+    add_jobs_flag(parser, "decide whether a witness exists", "threads")
     add_profile_flags(parser)
     parser.set_defaults(run=run)
 

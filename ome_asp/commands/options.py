@@ -52,6 +52,20 @@ def add_max_input_size_flag(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def add_jobs_flag(parser: argparse.ArgumentParser, what: str, unit: str = "processes") -> None:
+    parser.add_argument(
+        "-j", "--jobs", type=jobs_count, default=None, metavar="N",
+        help=f"{what} in N {unit} (default: the cores this process may use)",
+    )
+
+
+def jobs_count(text: str) -> int:
+    """-j's value: a positive integer."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return int(text)
+
+
 def name_argument(text: str) -> str:
     """A name on the command line (--model, --isvc, -n). Arguments are bytes,
     which Python decodes by the locale (undecodable bytes become lone

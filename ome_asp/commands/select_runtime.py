@@ -28,8 +28,15 @@ import argparse
 import io
 from typing import TextIO
 
-from ome_asp.commands import batch
-from ome_asp.commands.options import load_cluster, name_argument, print_denied, print_outcome, warn_denied
+from ome_asp.analysis import batch
+from ome_asp.commands.options import (
+    add_jobs_flag,
+    load_cluster,
+    name_argument,
+    print_denied,
+    print_outcome,
+    warn_denied,
+)
 from ome_asp.errors import Exit, UsageError
 from ome_asp.input.objects import Query
 from ome_asp.render import reasons, report
@@ -52,7 +59,7 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
     target.add_argument("--isvc", metavar="NAME", type=name_argument, help="an InferenceService of the namespace")
     target.add_argument("--all", action="store_true", help="every InferenceService of the input, each in its namespace, in one run")
     common(parser)
-    batch.add_jobs_flag(parser, "--all: answer the InferenceServices")
+    add_jobs_flag(parser, "--all: answer the InferenceServices")
     parser.add_argument("-o", "--output", choices=("text", "json", "yaml"), default="text")
     parser.set_defaults(run=run)
     return parser
@@ -83,7 +90,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _run_batch(args, cluster, queries: list[Query], stdout: TextIO, stderr: TextIO) -> int:
-    """--all: the queries in chunks over -j processes (ome_asp.commands.batch),
+    """--all: the queries in chunks over -j processes (ome_asp.analysis.batch),
     as explain --all-models: exit 1 when any query uses no runtime (or has an
     error), else 3 when any ends with an outcome."""
     jobs = args.jobs or batch.default_jobs()

@@ -41,9 +41,9 @@ import re
 from collections import OrderedDict
 from typing import BinaryIO, Iterator, TextIO
 
+from ome_asp.analysis import batch
 from ome_asp.analysis.oracle import answer_worlds, error_answer, explain_report
-from ome_asp.commands import batch
-from ome_asp.commands.options import add_max_input_size_flag, add_profile_flags, profile_of
+from ome_asp.commands.options import add_jobs_flag, add_max_input_size_flag, add_profile_flags, profile_of
 from ome_asp.errors import Exit, OmeAspError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.documents import MESSAGE_VALUE_CHARS
@@ -371,7 +371,7 @@ def add_parser(commands) -> None:
     serve.add_argument("--strict", action="store_true", help="treat every warning as an input error")
     add_max_input_size_flag(serve, "the cluster of -f in total, and each request line")
     add_profile_flags(serve)
-    batch.add_jobs_flag(serve, "answer the lines read ahead")
+    add_jobs_flag(serve, "answer the lines read ahead")
     serve.set_defaults(run=run)
 
 

@@ -11,7 +11,7 @@ last line is `N passed, M failed`. Exit 0 when all pass, 1 when any fails, 2
 when a case is malformed or no case is found (usage or input error). Cases
 are independent: they are answered in batches, each batch's cases grounded
 together as worlds (ome_asp/solver/worlds.py), and `-j N` answers the
-batches in N processes (default: the cores check may use; commands/batch.py's
+batches in N processes (default: the cores check may use; analysis/batch.py's
 pool, as serve, gen and diff use it); the output is the same, in the same order. `-v`'s time of a case is its batch's time per case.
 """
 
@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from ome_asp.commands import batch
+from ome_asp.analysis import batch
+from ome_asp.commands.options import add_jobs_flag
 from ome_asp.conformance import cases
 from ome_asp.errors import Exit
 from ome_asp.solver import worlds
@@ -40,7 +41,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="a case directory or a directory of cases (searched recursively)")
     parser.add_argument("-v", "--verbose", action="store_true", help="also list the cases that pass, with their time")
-    batch.add_jobs_flag(parser, "answer the cases")
+    add_jobs_flag(parser, "answer the cases")
     parser.set_defaults(run=run)
     return parser
 

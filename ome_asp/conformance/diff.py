@@ -42,7 +42,8 @@ from typing import IO, BinaryIO, Callable, TextIO
 
 import yaml
 
-from ome_asp.commands import batch
+from ome_asp.analysis import batch
+from ome_asp.commands.options import add_jobs_flag
 from ome_asp.conformance import cases
 from ome_asp.errors import Exit, InputError, UsageError
 from ome_asp.render import case_files
@@ -79,7 +80,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="time allowed per answer (default %(default)s)")
     parser.add_argument("--max-counterexamples", type=int, default=10, metavar="K",
                         help="shrink and write at most K disagreements; the others are counted (default %(default)s)")
-    batch.add_jobs_flag(parser, "compute ome-asp's answers")
+    add_jobs_flag(parser, "compute ome-asp's answers")
     parser.set_defaults(run=run)
     return parser
 

@@ -21,7 +21,8 @@ from collections import Counter
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from ome_asp.commands import batch
+from ome_asp.analysis import batch
+from ome_asp.commands.options import add_jobs_flag
 from ome_asp.conformance import cases
 from ome_asp.errors import Exit, UsageError
 from ome_asp.render import case_files
@@ -44,7 +45,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--seed", type=int, required=True, metavar="S", help="the seed: the same seed gives the same cases")
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="directory to write the cases into")
     parser.add_argument("--profile", default=cases.DEFAULT_PROFILE, choices=cases.PROFILES, help="the profile of the expectations")
-    batch.add_jobs_flag(parser, "answer the cases")
+    add_jobs_flag(parser, "answer the cases")
     parser.set_defaults(run=run)
     return parser
 

@@ -540,7 +540,7 @@ def dump(document: dict, output: str, stdout: TextIO) -> None:
         stdout.write(to_yaml(document))
 
 
-# A List of reports written item by item (a batch, ome_asp.commands.batch):
+# A List of reports written item by item (a batch, ome_asp.analysis.batch):
 # its head, each item after what separates it from the one before, its tail;
 # together the text dump() writes of the whole List (tests/test_batch.py).
 _LIST_HEAD = {
@@ -574,7 +574,7 @@ def to_json(document, pad: str = "") -> str:
     explain's time (docs/performance.md). Strings go through json's C
     escaping; null, booleans and ints are written here, floats by json.
     With `pad`, the text of `document` nested that deep in a larger one (a
-    List's item written on its own: ome_asp.commands.batch)."""
+    List's item written on its own: ome_asp.analysis.batch)."""
     out: list[str] = []
     append, string = out.append, _string
     keys: dict[str, str] = {}  # a report repeats a few keys many times

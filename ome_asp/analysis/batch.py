@@ -9,11 +9,13 @@ A chunk bounds the memory of one grounding. Chunks are cut where the
 namespace changes, so a namespace's runtimes are grounded with all of its
 queries at once, and are as large as the jobs allow, up to CHUNK queries
 (docs/performance.md).
+
+`pool` and `run` map any work over forked processes in order: serve's
+batches of lines, and check's, gen's and diff's batches of cases, use them too.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import itertools
 import os
@@ -31,20 +33,6 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 CHUNK = 50  # most queries one grounding holds: about 200 MB at 550 runtimes when explaining
-
-
-def add_jobs_flag(parser: argparse.ArgumentParser, what: str, unit: str = "processes") -> None:
-    parser.add_argument(
-        "-j", "--jobs", type=jobs_count, default=None, metavar="N",
-        help=f"{what} in N {unit} (default: the cores this process may use)",
-    )
-
-
-def jobs_count(text: str) -> int:
-    """-j's value: a positive integer."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return int(text)
 
 
 def default_jobs() -> int:
