@@ -23,12 +23,21 @@ T4  check fixtures/cases (default -j, and -j 1); baseline: the same cases
     read and answered one command line at a time, in-process (the path
     before worlds), CPU time against -j 1's.
 T5  serve's resident memory over 100,000 requests (sampled every 10,000), its -j workers included.
+
+    python benchmarks/worlds.py --t1-only  # T1, and T1's work counted in one process (prints only)
+
+--t1-only also answers T1's requests in this process as `serve -j 1` does,
+fed in reads of at most --pipe-bytes (what a pipe of that size gives a
+client writing ahead): CPU seconds per case (time.process_time, the best of
+--repeat runs) and cProfile's function calls per case, which the load of a
+shared machine does not change (docs/performance.md, "serve's CPU per case").
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import hashlib
 import io
 import json
 import os
@@ -145,6 +154,60 @@ def t1(count: int, lockstep: int) -> dict:
     return {"cases": count, "seconds": seconds, "start_s": start_only, "per_s": per_s,
             "per_cpu_s": (count - 1) / (cpu - start_cpu), "lockstep_per_s": (lockstep - 1) / serve_lockstep(lines[:lockstep]),
             "go_ratio": GO_CASES_PER_S / per_s, "load": os.getloadavg()[0]}
+
+
+class _Pipe:
+    """Reads of at most `size` bytes of `data`, as a pipe of that size gives a client writing ahead."""
+
+    def __init__(self, data: bytes, size: int) -> None:
+        self.data, self.size, self.at = data, size, 0
+
+    def read1(self, n: int) -> bytes:
+        chunk = self.data[self.at:self.at + min(n, self.size)]
+        self.at += len(chunk)
+        return chunk
+
+
+def t1_counts(count: int, pipe_bytes: int, repeat: int) -> dict:
+    """T1's requests answered in this process (serve's path, -j 1): CPU per
+    case, batches, cProfile's calls per case, the top functions by own time."""
+    data = b"".join(requests(count))
+    profile = profiles.PROFILES[PROFILE]
+
+    def run() -> tuple[str, int]:
+        out, batches = io.StringIO(), 0
+        read_ahead = serve.read_ahead
+
+        def counted(*args, **kwargs):
+            nonlocal batches
+            for batch in read_ahead(*args, **kwargs):
+                batches += 1
+                yield batch
+
+        serve.read_ahead = counted
+        try:
+            serve.serve(None, _Pipe(data, pipe_bytes), out, profile, jobs=1)
+        finally:
+            serve.read_ahead = read_ahead
+        return out.getvalue(), batches
+
+    run()  # the encoding parsed and rewritten: once per process, not per case
+    cpu = []
+    for _ in range(repeat):
+        start = time.process_time()
+        answers, batches = run()
+        cpu.append(time.process_time() - start)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run()
+    profiler.disable()
+    text = io.StringIO()
+    stats = pstats.Stats(profiler, stream=text)
+    stats.sort_stats("tottime").print_stats(12)
+    top = [line.strip() for line in text.getvalue().splitlines() if re.match(r"\s+\d", line)]
+    return {"cases": count, "pipe_bytes": pipe_bytes, "batches": batches, "cpu_per_case_s": min(cpu) / count,
+            "cpu_runs_s": cpu, "calls_per_case": stats.total_calls / count, "answers_sha256": hashlib.sha256(answers.encode()).hexdigest(),
+            "top": top}
 
 
 def four_runtime_cases(count: int) -> list:
@@ -329,8 +392,16 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="tiny sizes, print only (CI smoke run)")
     parser.add_argument("--t5-requests", type=int, default=100_000, metavar="N", help="T5's requests (default 100,000)")
+    parser.add_argument("--t1-only", action="store_true", help="T1 and its work counted in one process; print only")
+    parser.add_argument("--pipe-bytes", type=int, default=serve.PIPE_BYTES, metavar="N",
+                        help="--t1-only: the reads' size (default serve's pipe, PIPE_BYTES)")
+    parser.add_argument("--repeat", type=int, default=3, metavar="N", help="--t1-only: CPU runs, the best kept (default 3)")
     args = parser.parse_args(argv)
     quick = args.quick
+    if args.t1_only:
+        counts = t1_counts(40 if quick else 1000, args.pipe_bytes, args.repeat)
+        print(json.dumps({"T1": t1(40 if quick else 1000, 10 if quick else 100), "T1 in one process": counts}, indent=1))
+        return 0
     results = {
         "T1": t1(40 if quick else 1000, 10 if quick else 100),
         "T2": t2(20 if quick else 1000),
