@@ -44,7 +44,7 @@ COMMANDS = {
     "compare": ("ome_asp.commands.compare", True),
     "check": ("ome_asp.conformance.check", False),
     "gen": ("ome_asp.conformance.gen", False),
-    "diff": ("ome_asp.conformance.exhaustive", False),  # diff, and its --exhaustive mode built on it
+    "diff": ("ome_asp.conformance.diff", False),
     "find": ("ome_asp.commands.find", False),
 }
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from conftest import ROOT, run_cli
 
-from ome_asp.conformance import cases, diff
+from ome_asp.conformance import cases, differential
 from ome_asp.render.case_files import exercised_rules
 
 PYTHON = shlex.quote(sys.executable)
@@ -105,27 +105,27 @@ OURS = {
 
 def test_compare_only_what_the_implementation_answers():
     """Namespace defaults to the query's; numbers compare by value; absent optional fields are not compared."""
-    theirs = diff.normalize({"id": 1, "selected": {"kind": "ServingRuntime", "name": "a"},
+    theirs = differential.normalize({"id": 1, "selected": {"kind": "ServingRuntime", "name": "a"},
                              "ranking": [{"kind": "ServingRuntime", "name": "a", "score": "2", "distance": 1.5e9}]}, "n")
-    assert diff.compare(OURS, theirs) == []
+    assert differential.compare(OURS, theirs) == []
     theirs["ranking"][0]["score"] = 3
-    assert diff.compare(OURS, theirs) == ["ServingRuntime n/a score: ome-asp 2, implementation 3"]
-    rejected = diff.normalize({"selected": None, "ranking": [],
+    assert differential.compare(OURS, theirs) == ["ServingRuntime n/a score: ome-asp 2, implementation 3"]
+    rejected = differential.normalize({"selected": None, "ranking": [],
                                "rejected": [{"kind": "ClusterServingRuntime", "name": "b", "failedCheck": "Q5"}]}, "n")
-    assert diff.compare(OURS, rejected)[1:] == ["ranking: ome-asp [ServingRuntime n/a], implementation []",
+    assert differential.compare(OURS, rejected)[1:] == ["ranking: ome-asp [ServingRuntime n/a], implementation []",
                                                 "ClusterServingRuntime b failedCheck: ome-asp 'Q2', implementation 'Q5'"]
-    assert diff.compare({"error": "x"}, {"error": "y"}) == []
-    assert diff.compare({"error": "x"}, theirs) == ["only ome-asp reports an error: x"]
+    assert differential.compare({"error": "x"}, {"error": "y"}) == []
+    assert differential.compare({"error": "x"}, theirs) == ["only ome-asp reports an error: x"]
 
 
 def test_shrink_deletes_what_the_failure_does_not_need():
     documents = [{"kind": "A", "spec": {"keep": 1, "drop": [1, 2]}}, {"kind": "B"}, {"kind": "C"}]
-    shrunk = diff.shrink(documents, lambda docs: any(d.get("spec", {}).get("keep") for d in docs))
+    shrunk = differential.shrink(documents, lambda docs: any(d.get("spec", {}).get("keep") for d in docs))
     assert shrunk == [{"kind": "A", "spec": {"keep": 1}}] or shrunk == [{"spec": {"keep": 1}}]
 
 
 def test_side_by_side_marks_differences():
-    text = diff.side_by_side("a: 1\nb: 2\n", "a: 1\nb: 3\n")
+    text = differential.side_by_side("a: 1\nb: 2\n", "a: 1\nb: 3\n")
     assert text.splitlines()[2:] == ["a: 1      a: 1", "b: 2    | b: 3"]
 
 
@@ -133,7 +133,7 @@ def test_side_by_side_marks_differences():
 def test_issue18_an_implementation_that_never_reads_or_writes_bytes_not_utf8(tmp_path, batch):
     """`yes` never reads its input and writes without end; another writes
     Latin-1: each a disagreement within --timeout, in bounded memory."""
-    from ome_asp.conformance.diff import Implementation, ImplementationError
+    from ome_asp.conformance.differential import Implementation, ImplementationError
 
     big = {"id": 1, "pad": "x" * 2**20}  # more than a pipe holds: the write blocks unless read
     for command, message in (("yes", "not a JSON answer: 'y'"), (f"{PYTHON} -c \"import sys; sys.stdout.buffer.write(b'\\\\xff\\\\n')\"",
@@ -156,7 +156,7 @@ def test_issue28_an_answer_line_over_16_mib_is_a_disagreement_at_once(batch):
     """Issue 28 item 9: 17 MiB without a newline, then the process lingers. The
     answer is refused as soon as it passes 16 MiB -- not after the timeout
     (which would say "no answer within"), and no timeout is counted."""
-    from ome_asp.conformance.diff import Implementation, ImplementationError
+    from ome_asp.conformance.differential import Implementation, ImplementationError
 
     command = f"{PYTHON} -c \"import sys, time; sys.stdout.write('x' * (17 * 2**20)); sys.stdout.flush(); time.sleep(60)\""
     impl = Implementation(command, batch, timeout=30)

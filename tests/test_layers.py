@@ -136,28 +136,26 @@ def test_the_graph_names_modules():
 
 def command_modules() -> set[str]:
     """The modules that register a command on the command line: each defines
-    add_parser (cli.COMMANDS names one per command; diff's is built on
-    conformance/diff.py's)."""
+    add_parser (cli.COMMANDS names one per command)."""
     return {module_name(path) for path in sorted(PACKAGE.rglob("*.py"))
             if any(isinstance(node, ast.FunctionDef) and node.name == "add_parser"
                    for node in ast.parse(path.read_text(encoding="utf-8")).body)}
 
 
-# diff --exhaustive is a mode of diff: its module registers diff's parser and adds its flags
-MODES = {("ome_asp.conformance.exhaustive", "ome_asp.conformance.diff")}
-
-
 def command_imports(graph: dict[str, set[str]], commands: set[str]) -> dict[str, list[str]]:
-    """Each command module's imports of other command modules, but a mode's of its command."""
-    return {c: sorted(m for m in graph[c] & (commands - {c}) if (c, m) not in MODES) for c in sorted(commands)}
+    """Each command module's imports of other command modules."""
+    return {c: sorted(graph[c] & (commands - {c})) for c in sorted(commands)}
 
 
 def test_no_command_imports_another():
     """A module that registers a command (commands/ and conformance/ alike)
     imports no other: what two commands share is in commands/options.py,
-    commands/bounds_flags.py, render/ or analysis/ (gen's rule ids went to
-    render/case_files.py, its seeded clusters to testing/builders.py, so
-    diff and find no longer import gen)."""
+    commands/bounds_flags.py, render/, analysis/ or a conformance module that
+    registers no command (gen's rule ids went to render/case_files.py, its
+    seeded clusters to testing/builders.py, so diff and find no longer import
+    gen; diff --exhaustive's module, which registered diff's parser on diff's,
+    is a mode that diff registers and runs, and what the two share is
+    conformance/differential.py)."""
     from ome_asp.cli import COMMANDS
 
     commands = command_modules()
@@ -166,14 +164,15 @@ def test_no_command_imports_another():
 
 
 def test_the_check_sees_a_command_importing_another():
-    """The checker itself: diff and find importing gen, as they did, are caught; diff --exhaustive's mode is not."""
+    """The checker itself: diff and find importing gen, and diff --exhaustive's
+    module (which registered diff) importing diff, as they did, are caught."""
     graph = {"ome_asp.conformance.diff": {"ome_asp.conformance.gen", "ome_asp.conformance.cases"},
              "ome_asp.commands.find": {"ome_asp.conformance.gen"}, "ome_asp.conformance.gen": set(),
              "ome_asp.conformance.exhaustive": {"ome_asp.conformance.diff"}}
     commands = {"ome_asp.conformance.diff", "ome_asp.conformance.gen", "ome_asp.commands.find", "ome_asp.conformance.exhaustive"}
     assert command_imports(graph, commands) == {
         "ome_asp.commands.find": ["ome_asp.conformance.gen"], "ome_asp.conformance.diff": ["ome_asp.conformance.gen"],
-        "ome_asp.conformance.exhaustive": [], "ome_asp.conformance.gen": []}
+        "ome_asp.conformance.exhaustive": ["ome_asp.conformance.diff"], "ome_asp.conformance.gen": []}
 
 
 def test_layers_import_only_downward():

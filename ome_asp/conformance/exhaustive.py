@@ -8,9 +8,11 @@ find's bounds, up to renaming (issue 27, docs/oracle.md).
 The clusters are ome_asp/solver/exhaustive.py's, one per renaming class
 (encoding/find/canonical.lp, D-92), smallest first; each is asked of the
 implementation with diff's protocol and of ome-asp in batches of worlds
-(cases.answers), and compared as diff compares. The first disagreements
-(at most --max-counterexamples) are shrunk and written as diff writes them.
-Exit 0: all checked clusters agree; 1: a disagreement; 2: usage; 3: internal.
+(cases.answers), and compared as diff compares (ome_asp/conformance/
+differential.py). The first disagreements (at most --max-counterexamples) are
+shrunk and written as diff writes them. Exit 0: all checked clusters agree;
+1: a disagreement; 2: usage; 3: internal. `ome-asp diff`
+(ome_asp/conformance/diff.py) registers these flags and runs this mode.
 """
 
 from __future__ import annotations
@@ -24,7 +26,19 @@ from typing import Any, TextIO
 
 from ome_asp.analysis import find
 from ome_asp.commands.bounds_flags import add_bounds_flags, bounds_of, bounds_text, searchable
-from ome_asp.conformance import cases, diff
+from ome_asp.conformance import cases
+from ome_asp.conformance.differential import (
+    BATCH_ITEMS,
+    Disagreement,
+    Implementation,
+    ImplementationError,
+    Item,
+    explain_request,
+    judged,
+    minimize,
+    request,
+    write_counterexample,
+)
 from ome_asp.errors import Exit, UsageError
 from ome_asp.input import profiles
 from ome_asp.render import report
@@ -38,16 +52,8 @@ POOLS = {**finder.DEFAULT_POOLS, "versions": (), "operators": (), "weights": (),
 PROGRESS_S = 2.0  # seconds between progress lines on stderr
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """`diff` with its --exhaustive flags (the CLI registers diff here: this
-    module builds on diff, so diff cannot import it)."""
-    parser = diff.add_parser(commands)
-    add_flags(parser)
-    parser.set_defaults(run=lambda args, stdin, stdout, stderr: run(args, stdout, stderr) if args.exhaustive
-                        else diff.run(args, stdin, stdout, stderr))
-
-
 def add_flags(parser: argparse.ArgumentParser) -> None:
+    """--exhaustive's flags, on diff's parser (ome_asp/conformance/diff.py)."""
     add_bounds_flags(parser, f"{RUNTIMES} with --exhaustive")
     parser.add_argument("--start", type=int, default=0, metavar="K",
                         help="--exhaustive: begin at the K-th cluster (from 0: resume a run)")
@@ -81,7 +87,7 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     bounds = bounds_of(args, POOLS)
     searchable([profile], bounds)  # every cluster is valid input under the profile (I4)
     query = find.query_of(bounds)
-    impl = diff.Implementation(args.impl, args.batch, args.timeout)
+    impl = Implementation(args.impl, args.batch, args.timeout)
     tally = Tally(args.start)
     began = last = time.monotonic()
     clusters = exhaustive.clusters(bounds, profile, canonical=True, start=args.start)
@@ -90,14 +96,14 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             if args.max_clusters is not None and tally.checked >= args.max_clusters or \
                     args.time_limit is not None and time.monotonic() - began > args.time_limit:
                 break
-            room = diff.BATCH_ITEMS if args.max_clusters is None else min(diff.BATCH_ITEMS, args.max_clusters - tally.checked)
+            room = BATCH_ITEMS if args.max_clusters is None else min(BATCH_ITEMS, args.max_clusters - tally.checked)
             chunk = [c for _, c in zip(range(room), clusters)]
             if not chunk:
                 tally.complete = True
                 break
-            items = [diff.Item(f"cluster-{c.number}", c.documents, query, profile.name) for c in chunk]
-            answers = cases.answers([diff._explain_request(item.documents, item) for item in items])
-            theirs = impl.ask_all([diff.request(item) for item in items])
+            items = [Item(f"cluster-{c.number}", c.documents, query, profile.name) for c in chunk]
+            answers = cases.answers([explain_request(item.documents, item) for item in items])
+            theirs = impl.ask_all([request(item) for item in items])
             for item, ours, raw in zip(items, answers, theirs):
                 _check(item, ours, raw, impl, tally, args, stderr if args.report == "json" else stdout)
             if time.monotonic() - last >= PROGRESS_S:
@@ -116,9 +122,9 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return Exit.NEGATIVE if tally.disagreed else Exit.OK
 
 
-def _check(item: diff.Item, ours: dict, answer: dict | diff.ImplementationError, impl: diff.Implementation, tally: Tally,
+def _check(item: Item, ours: dict, answer: dict | ImplementationError, impl: Implementation, tally: Tally,
            args: argparse.Namespace, lines: TextIO) -> None:
-    raw, theirs, found = diff.judged(item, ours, answer)
+    raw, theirs, found = judged(item, ours, answer)
     tally.checked += 1
     if not found:
         tally.agreed += 1
@@ -126,11 +132,11 @@ def _check(item: diff.Item, ours: dict, answer: dict | diff.ImplementationError,
     tally.disagreed += 1
     entry: dict[str, Any] = {"cluster": int(item.name.split("-")[1]), "differences": found, "manifests": item.documents}
     if len(tally.disagreements) < args.max_counterexamples:
-        shrunk = diff.minimize(item, impl, ours)
+        shrunk = minimize(item, impl, ours)
         if not shrunk.differences:  # a flaky implementation: keep the cluster as enumerated
-            shrunk = diff.Disagreement(item, found, item.documents, ours, theirs, raw)
+            shrunk = Disagreement(item, found, item.documents, ours, theirs, raw)
         directory = Path(args.output) / re.sub(r"[^A-Za-z0-9._-]+", "-", item.name)
-        diff.write_counterexample(directory, shrunk, args.impl)
+        write_counterexample(directory, shrunk, args.impl)
         entry.update(differences=shrunk.differences, manifests=shrunk.documents, directory=str(directory))
         tally.disagreements.append(entry)
     print(f"DISAGREE {item.name}: {entry['differences'][0]}"
