@@ -5,7 +5,11 @@ Every `import`/`from … import` of an ome_asp module anywhere in a module of
 ome_asp -- at the top or inside a function -- is checked: a module may import
 its own layer and the layers below it, never one above, and never, through
 any chain of imports, itself. cli.py reaches the command modules by name (its
-COMMANDS table), not by import.
+COMMANDS table), not by import. A module that registers a command imports no
+other that does; a module that registers none imports none that does (library
+modules never depend on commands); and the helpers among the commands
+(commands/ modules that register none) solve nothing: what commands share and
+solves is in analysis/.
 """
 
 from __future__ import annotations
@@ -173,6 +177,54 @@ def test_the_check_sees_a_command_importing_another():
     assert command_imports(graph, commands) == {
         "ome_asp.commands.find": ["ome_asp.conformance.gen"], "ome_asp.conformance.diff": ["ome_asp.conformance.gen"],
         "ome_asp.conformance.exhaustive": ["ome_asp.conformance.diff"], "ome_asp.conformance.gen": []}
+
+
+def library_imports(graph: dict[str, set[str]], commands: set[str]) -> dict[str, list[str]]:
+    """The command modules that each module registering no command imports (only those that import some)."""
+    return {m: sorted(graph[m] & commands) for m in sorted(graph.keys() - commands) if graph[m] & commands}
+
+
+def test_no_library_module_imports_a_command():
+    """A module that registers no command -- conformance/cases.py,
+    conformance/exhaustive.py, cli.py's helpers alike -- imports no module that
+    does: serve's reports, which cases.py took from commands/serve.py, are
+    analysis/oracle.py's."""
+    assert library_imports(import_graph(), command_modules()) == {}
+
+
+def test_the_check_sees_a_library_module_importing_a_command():
+    """The checker itself: cases.py importing commands/serve.py, as it did, is caught."""
+    graph = {"ome_asp.conformance.cases": {"ome_asp.commands.serve", "ome_asp.commands.options"},
+             "ome_asp.commands.serve": {"ome_asp.commands.options"}, "ome_asp.commands.options": set()}
+    assert library_imports(graph, {"ome_asp.commands.serve"}) == {"ome_asp.conformance.cases": ["ome_asp.commands.serve"]}
+
+
+# The one solver entry point (solver/ask.py): a module that imports it solves.
+SOLVES = "ome_asp.solver.ask"
+
+
+def solving_helpers(graph: dict[str, set[str]], commands: set[str]) -> list[str]:
+    """The modules of commands/ that register no command and solve."""
+    return sorted(m for m in graph.keys() - commands if m.startswith("ome_asp.commands.") and SOLVES in graph[m])
+
+
+def test_no_command_helper_solves():
+    """commands/ holds the command modules and their command-line helpers
+    (options, bounds_flags, diagnostics: flags, shared output, internal-error
+    reproductions), none of which solves: batch, which answers a batch's
+    queries through solver/ask for explain, select, serve, check, gen and
+    diff, is analysis/batch.py."""
+    assert solving_helpers(import_graph(), command_modules()) == []
+
+
+def test_the_check_sees_a_solving_helper_among_the_commands():
+    """The checker itself: batch in commands/, as it was (gen, check, diff
+    and serve importing it), is caught; options, which solves nothing, is not."""
+    graph = {"ome_asp.conformance.gen": {"ome_asp.commands.batch", "ome_asp.commands.options"},
+             "ome_asp.commands.batch": {"ome_asp.solver.ask", "ome_asp.render.report"},
+             "ome_asp.commands.options": {"ome_asp.solver.answer"}, "ome_asp.commands.explain": {"ome_asp.solver.ask"}}
+    commands = {"ome_asp.conformance.gen", "ome_asp.commands.explain"}
+    assert solving_helpers(graph, commands) == ["ome_asp.commands.batch"]
 
 
 def test_layers_import_only_downward():
