@@ -706,6 +706,36 @@ def test_a_pin_that_leaves_an_advisory_is_no_success_X6():
     assert all(not any("does not declare support" in left for left in s["left"]) for s in document["editSets"])
 
 
+def _unsupported_b(tmp_path) -> str:
+    """chat (model m) uses a; b does not support m's architecture (Q5, no edit
+    fixes it), so naming b leaves X6's advisory; a is also m2's first runtime."""
+    from manifests import entry, model, runtime, write
+
+    return write(tmp_path, model(), model("m2"), _isvc(), runtime("a"),
+                 runtime("b", supportedModelFormats=[entry(modelArchitecture="MistralForCausalLM")]))
+
+
+def test_own_isvc_states_the_pins_advisory_once(tmp_path):
+    """Review of issue 24: under --own isvc the pin is the InferenceService's
+    edit (D-66), so why it fails (the X6 advisory naming b leaves) is one of
+    the reasons nothing works; the pin alternative printed it again."""
+    result = run_cli("steer", "--isvc", "chat", "-f", _unsupported_b(tmp_path), "--want", "b", "--own", "isvc")
+    assert result.code == 1
+    advisory = ('with spec.runtime.name naming b OME uses it, but the request stays unmet: runtime "b" '
+                'does not declare support for model "m"')
+    assert result.stdout.count(advisory) == 1
+    assert result.stdout.partition("Alternatives")[0].count(advisory) == 1  # among the reasons
+
+
+def test_disabling_for_an_isvc_lists_other_models_not_its_own(tmp_path):
+    """Review of issue 24: with --isvc, disabling a moves chat's own model m:
+    that move is the point of the steer, not a cost; m2's move is one."""
+    document = json.loads(run_cli("steer", "--isvc", "chat", "-f", _unsupported_b(tmp_path), "--want", "b", "-o", "json").stdout)
+    (disable,) = [a for a in document["alternatives"] if a["kind"] == "disable"]
+    moves = [cost for cost in disable["costs"] if " moves from " in cost]
+    assert moves == ["model m2 moves from ClusterServingRuntime a to no runtime"]
+
+
 # --- issue 24's fourteen kinds of scenario ----------------------------------------
 
 STEER = FIXTURES / "steer"

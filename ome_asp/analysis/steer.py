@@ -752,17 +752,21 @@ def _alternatives(cluster: Cluster, query: Query, want: RuntimeRef, before: Quer
         answer, *rest = select_again([(edited, [query, *elsewhere.queries])], Variant.SELECT)[0]
         works = bool(answer.ranking) and answer.ranking[0] == want and answer.outcome.used in (None, want)
         found.append(Alternative("disable", edits, works and not _left(query, answer),
-                                 _left(query, answer) + _moved(cluster, edited, query, ahead) + elsewhere.changes(rest)))
+                                 _left(query, answer) + _moved(cluster, edited, query, isvc, ahead) + elsewhere.changes(rest)))
     if isvc is not None and (isvc.runtime_name is None or _named(isvc) != want):
         pinned = _steer_named(cluster, query, want, isvc, before, [])  # its impossible says what a pin leaves
         found.append(Alternative("pin", list(pinned.candidates), bool(pinned.edit_sets), pinned.impossible))
     return found
 
 
-def _moved(cluster: Cluster, edited: Cluster, query: Query, disabled: list[RuntimeRef]) -> list[str]:
+def _moved(cluster: Cluster, edited: Cluster, query: Query, isvc: InferenceService | None,
+           disabled: list[RuntimeRef]) -> list[str]:
     """The other models (ClusterBaseModels, and BaseModels of the query's
-    namespace) whose first runtime is one of `disabled`: where each moves."""
-    models = sorted({m.name for m in cluster.models if m.namespace in (None, query.namespace)} - {query.model})
+    namespace) whose first runtime is one of `disabled`: where each moves.
+    The query's own model (the InferenceService's, with --isvc) is not
+    among them: its move is the point of the steer."""
+    own = query.model if isvc is None else isvc.model_name
+    models = sorted({m.name for m in cluster.models if m.namespace in (None, query.namespace)} - {own})
     if not models:
         return []
     queries = [Query(query.namespace, model=m) for m in models]

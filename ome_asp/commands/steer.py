@@ -92,7 +92,9 @@ _ALTERNATIVE = {"disable": "Disable the runtimes ranked before {}", "pin": "Pin 
 
 
 def _alternatives_text(result: SteerResult) -> list[str]:
-    """The disable and pin alternatives, each selected again, with what they cost (issue 24)."""
+    """The disable and pin alternatives, each selected again, with what they
+    cost (issue 24); a cost the reasons above state already (--own isvc: the
+    pin is the InferenceService's edit, its failure one of them) is not repeated."""
     if not result.alternatives:
         return []
     lines = ["", "Alternatives (each selected again on the edited manifests):"]
@@ -101,7 +103,7 @@ def _alternatives_text(result: SteerResult) -> list[str]:
                      + ("works" if alternative.works else "does not do it") + f" ({len(alternative.edits)} edit"
                      + ("s" if len(alternative.edits) != 1 else "") + ")")
         lines += [f"    - {edit.describe()}" for edit in alternative.edits]
-        lines += [f"    costs: {cost}" for cost in alternative.leaves]
+        lines += [f"    costs: {cost}" for cost in alternative.leaves if cost not in result.impossible]
     return lines
 
 
