@@ -298,8 +298,13 @@ def raise_winner_priorities(runtime: dict, model_spec: dict, amount: int) -> boo
 def test_raising_the_winners_priority_keeps_it_first_S3_O2_W4(cluster, amount):
     """S3/O2 with W4: raising the winner's scoring entry (and its name-group) keeps it first."""
     documents, query = cluster
+    # Three drawn clusters in four end in an error or select nothing: the reference
+    # model (about 1% of an explain's CPU) rejects those before the engine runs, and
+    # where the engine answers, its winner must be the model's.
+    expected = reference(documents, query)
+    assume("error" not in expected and expected["selected"] is not None)
     before = engine_report(documents, query)
-    assume("error" not in before and before["selected"] is not None)
+    assert "error" not in before and before["selected"] == expected["selected"], before
     winner_key = selected_key(before["selected"])
     index = next(i for i, d in enumerate(documents) if strategies.document_key(d) == winner_key)
     model_spec = ref.Cluster(documents).resolve_model(
