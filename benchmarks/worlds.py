@@ -276,9 +276,20 @@ def t3(count: int) -> dict:
         engine.ground_program = ground
     assert len(out) == count
     text = io.StringIO()
-    pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(8)
+    stats = pstats.Stats(profiler, stream=text)
+    stats.sort_stats("tottime").print_stats(8)
     top = [line.strip() for line in text.getvalue().splitlines() if re.match(r"\s+\d", line)][:8]
-    return {"cases": count, "python_s": (total - grounding) / count, "clingo_s": grounding / count, "top": top}
+    # the calls (to Python and built-in functions alike) each module of ome_asp makes: counts, unlike times, the load leaves alone
+    made: dict[str, int] = {}
+    for *_, callers in stats.stats.values():
+        for (path, _, _), (_, calls, *_) in callers.items():
+            if "/ome_asp/" in path:
+                module = path.rpartition("/ome_asp/")[2]
+                made[module] = made.get(module, 0) + calls
+    ranked = sorted(made.items(), key=lambda item: -item[1])[:6]
+    return {"cases": count, "python_s": (total - grounding) / count, "clingo_s": grounding / count, "top": top,
+            "calls": sum(calls for _, calls, *_ in stats.stats.values()) / count,
+            "made": ", ".join(f"{module} {calls / count:,.0f}" for module, calls in ranked)}
 
 
 def t4(corpus: Path, baseline: bool) -> dict:
@@ -361,12 +372,14 @@ LEVERS = {
     "T1": "Python per case (T3) is most of a case's time, then its facts' parsing (T2): both levers below; "
           "serve's batches use one core, so a second server process (or -j for serve) would double it on 2 cores.",
     "T2": "Most of a world's grounding is reading its facts (the first row: parsing a 4-runtime case's facts). "
-          "Adding them through clingo's backend as symbols skips the parser; ranking the exact "
-          "numbers of a whole batch at once would let the value-only facts (weights_score_option/4, "
-          "weights_shown_option/4, version/7, size facts) be world-free and shared.",
-    "T3": "Reading a request's manifests (loader validation) and building its facts' text (facts.py `_text`, "
-          "`dataclasses.replace` per entry) dominate; building a batch's facts in one pass with shared term "
-          "caches, and a loader fast path for requests already in JSON, are the next steps.",
+          "The value-only facts are world-free and ground once per batch already (D-130); adding the rest "
+          "through clingo's backend as symbols would skip the parser.",
+    "T3": "{calls:,.0f} Python calls per case in the profiled batch (cProfile's counts, which the load does not "
+          "change), by the module that makes them: {made}. A batch's facts are built once for all its cases "
+          "(facts.build_world_facts, D-130) and its value classes are records (D-135), so what is left is per case: "
+          "reading each field of the request's manifests (input/loader.py), writing each fact's text (solver/facts.py) "
+          "and decoding the world's atoms (solver/answer.py); a loader path for requests already in JSON and fact "
+          "text written without a call per argument are the next steps.",
     "T4": "Reading and validating the cases (YAML, jsonschema), the CLI start and the cases whose expected "
           "answer includes the table, stderr or exit (a command line each) are fixed costs beyond the budget; "
           "answering those parts from the worlds' answers is the next lever.",
@@ -385,7 +398,7 @@ def missed(r: dict) -> list[tuple[str, float, str]]:
         "T4": r["T4"]["jobs_default_cpu"] / 2 / 0.5,
         "T5": max(r["T5"]["rss_mb"]) / (1.1 * r["T5"]["rss_mb"][0] + 5),
     }
-    return [(goal, factor, LEVERS[goal]) for goal, factor in factors.items() if factor > 1]
+    return [(goal, factor, LEVERS[goal].format(**r[goal])) for goal, factor in factors.items() if factor > 1]
 
 
 def main(argv=None) -> int:

@@ -1,6 +1,7 @@
 """Smoke run of the benchmark suite on tiny sizes (the full run is
 `python benchmarks/run.py`, not part of the tests)."""
 
+import re
 import subprocess
 import sys
 
@@ -23,3 +24,6 @@ def test_worlds_benchmark_runs_on_tiny_sizes():
     assert result.returncode == 0, result.stderr
     for goal in ("T1", "T2", "T3", "T4", "T5"):
         assert f"| {goal} |" in result.stdout
+    # T3's lever states this run's profile, counted (it named work done since, D-130, D-135)
+    (lever,) = [line for line in result.stdout.splitlines() if line.startswith("- T3: ")]
+    assert re.search(r"\. [\d,]+ Python calls per case in the profiled batch .* makes them: .*input/loader\.py [\d,]+", lever)
