@@ -94,21 +94,71 @@ def test_the_decode_table_is_the_encodings_show_set():
     assert shown == answer.SHOWN
 
 
+def explained(cluster, query: Query):
+    """The facts, ground program and shown atoms of a one-query explain."""
+    facts = build_facts(cluster, [query])
+    ctl = engine.ground(facts, Variant.EXPLAIN)
+    with ctl.solve(yield_=True) as handle:
+        return facts, ctl, next(iter(handle)).symbols(shown=True)
+
+
 def test_a_yes_row_is_two_shown_atoms():
     """Issue 26 item 4: a Yes row shows its rank key and one atom with its
     PRIORITY and WEIGHT (E9), no more (it showed three); the worked example
     has four Yes rows for its model."""
     cluster = load([str(programs.encoding_dir().parent / "fixtures" / "worked-example")])
-    facts = build_facts(cluster, [Query("llama-demo", model="llama-3-2-3b-instruct")])
-    ctl = engine.ground(facts, Variant.EXPLAIN)
-    with ctl.solve(yield_=True) as handle:
-        symbols = next(iter(handle)).symbols(shown=True)
+    _, _, symbols = explained(cluster, Query("llama-demo", model="llama-3-2-3b-instruct"))
     rows: dict[str, list[str]] = {}
     for s in symbols:
         if s.name in ("rank_key", "explain_columns"):
             rows.setdefault(str(s.arguments[1]), []).append(s.name)
     assert len(rows) == 4 and all(sorted(names) == ["explain_columns", "rank_key"] for names in rows.values())
     assert not any(s.name.startswith("explain_") and s.name != "explain_columns" for s in symbols)
+
+
+def _entry(fmt: str, auto_select: bool) -> dict:
+    return {"modelFormat": {"name": fmt}, "modelFramework": {"name": "transformers"}, "autoSelect": auto_select}
+
+
+def test_a_no_row_is_one_shown_atom():
+    """Issue 26 item 4 (D-153): a No row shows one atom, its first failed
+    check and a mask of the later ones; a later check's reason comes with
+    the row only where it is not the check's constant one, which is shown
+    once. Decoded, each row has every failed check of the program with its
+    reason (fails/4), the first one first (E14)."""
+    def runtime(name: str, entries: list[dict], **spec) -> dict:
+        return {"apiVersion": "ome.io/v1beta1", "kind": "ClusterServingRuntime", "metadata": {"name": name},
+                "spec": {"supportedModelFormats": entries, **spec}}
+
+    cluster = cluster_of([
+        {"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
+         "spec": {"modelFormat": {"name": "safetensors"}, "modelFramework": {"name": "transformers"},
+                  "modelParameterSize": "7B"}},
+        runtime("off", [_entry("onnx", False)], disabled=True),  # Q2 first; Q5, Q7, Q8 (row 8, constant) later
+        runtime("other-off", [_entry("onnx", False)], disabled=True),  # the same reasons
+        runtime("small", [_entry("safetensors", False), _entry("onnx", True)],  # Q6 first; Q8 (row 7) later
+                modelSizeRange={"min": "1B", "max": "3B"}),
+        runtime("ok", [_entry("safetensors", True)]),
+    ])
+    facts, ctl, symbols = explained(cluster, Query("default", model="m"))
+    per_row: dict[str, list[str]] = {}
+    for s in symbols:
+        if s.name in ("no_row", "later_reason"):
+            per_row.setdefault(s.arguments[1].arguments[-1].string, []).append(f"{s.name} {s.arguments[2]}")
+    # Q5's reason names the model's label, and row 7's its format: with the row
+    assert {r: sorted(atoms) for r, atoms in per_row.items()} == {
+        "off": ["later_reason q5", "no_row q2"], "other-off": ["later_reason q5", "no_row q2"],
+        "small": ["later_reason q8", "no_row q6"]}
+    assert sorted(str(s) for s in symbols if s.name == "shared_reason") == [
+        "shared_reason(q7,no_auto_select_entry)", "shared_reason(q8,auto_select_score_zero)"]
+    decoded = answer.decode(symbols, 1, facts).queries[1].verdicts
+    fails: dict[str, dict[str, clingo.Symbol]] = {}
+    for atom in ctl.symbolic_atoms.by_signature("fails", 4):
+        fails.setdefault(atom.symbol.arguments[1].arguments[-1].string, {})[str(atom.symbol.arguments[2])] = atom.symbol.arguments[3]
+    assert {r.name: v.failures for r, v in decoded.items() if v.failures} == fails
+    assert {r.name: list(v.failures) for r, v in decoded.items() if v.failures} == {
+        "off": ["q2", "q5", "q7", "q8"], "other-off": ["q2", "q5", "q7", "q8"], "small": ["q6", "q8"]}
+    assert decoded[facts.runtimes['csr("small")']].failures["q8"].name == "matching_entry_not_auto_selected"
 
 
 def test_every_shown_atom_starts_a_piece():

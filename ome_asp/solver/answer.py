@@ -128,7 +128,8 @@ _RUNTIME = rf"(?:sr\({_STRING},|csr\(){_STRING}\)"
 _PAIR_ARGS = re.compile(rf"\w+\((\d+),({_RUNTIME})(?:,(.*))?\)")  # an atom about (query, runtime[, rest])
 # rank_key/3 and the failures, most of the atoms of a large answer, in one match each.
 _RANK_KEY = re.compile(rf"rank_key\((\d+),({_RUNTIME}),\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)\)")
-_FAILURE = re.compile(rf"(first|later)_failure\((\d+),({_RUNTIME}),(q\d),(.*)\)")
+_NO_ROW = re.compile(rf"no_row\((\d+),({_RUNTIME}),(q\d),(.*),(\d+)\)")
+_LATER_REASON = re.compile(rf"later_reason\((\d+),({_RUNTIME}),(q\d),(.*)\)")
 _MISMATCH_DETAIL = re.compile(rf"mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)")
 _SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 # A Yes row's PRIORITY and the exact decimal of its WEIGHT (an integer), in one match.
@@ -147,6 +148,8 @@ class _Decoding:
         self.denied: dict[RuntimeRef, clingo.Symbol] = {}
         self.unknown: dict[RuntimeRef, list[tuple[int, str]]] = {}
         self.pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
+        self.later: list[tuple[Verdict, int]] = []  # No rows with later checks, and their masks (rows.lp)
+        self.shared: dict[str, clingo.Symbol] = {}  # check -> its constant reason, where a row has it later
         self.ends: dict[int, list] = {}  # query -> (outcome, runtime) of query_outcome/3
         self.ends_select: dict[int, list] = {}  # the same of select_outcome/3
 
@@ -171,12 +174,24 @@ def _rank_key(d: _Decoding, text: str) -> None:
     v.qualifies, v.cost = True, tuple(map(int, cost))
 
 
-def _failure(d: _Decoding, text: str) -> None:
-    which, q, r, check, reason = _FAILURE.fullmatch(text).groups()
+def _no_row(d: _Decoding, text: str) -> None:
+    q, r, check, reason, mask = _NO_ROW.fullmatch(text).groups()
     v = d.verdict(q, r)
     v.failures[check] = term = _term(reason)
-    if which == "first":
-        v.first_failure = (check, term)
+    v.first_failure = (check, term)
+    if mask != "0":  # the reasons of its later checks may come after it: read in _complete
+        d.later.append((v, int(mask)))
+
+
+def _later_reason(d: _Decoding, text: str) -> None:
+    q, r, check, reason = _LATER_REASON.fullmatch(text).groups()
+    d.verdict(q, r).failures[check] = _term(reason)
+
+
+@functools.cache
+def _later_checks(mask: int) -> tuple[str, ...]:
+    """The checks of a No row's mask (rows.lp): bit K is check qK (check_order/2)."""
+    return tuple(f"q{k}" for k in range(mask.bit_length()) if mask >> k & 1)
 
 
 def _mismatch_detail(d: _Decoding, text: str) -> None:
@@ -256,8 +271,8 @@ def _unexpected(d: _Decoding, text: str) -> None:
 _DECODERS = {
     # explain's rows: most of a large answer, read from the text
     ("rank_key", 3): _rank_key,
-    ("first_failure", 4): _failure,
-    ("later_failure", 4): _failure,
+    ("no_row", 5): _no_row,
+    ("later_reason", 4): _later_reason,
     ("mismatch_detail", 4): _mismatch_detail,
     ("explain_columns", 4): _columns,
     ("excluded_in_message", 2): _pair(lambda v, _: setattr(v, "in_no_runtime_message", True)),
@@ -268,6 +283,7 @@ _DECODERS = {
     ("runtime_used", 2): _runtime_used,
     # the program's and each query's: few, read as symbols
     ("criterion", 2): _symbol(lambda d, a: d.criteria.__setitem__(a[0].number, a[1].name)),
+    ("shared_reason", 2): _symbol(lambda d, a: d.shared.__setitem__(a[0].name, a[1])),
     ("denied", 2): _symbol(lambda d, a: d.denied.__setitem__(d.runtimes[str(a[0])], a[1])),
     ("unknown_accelerator_class", 3): _symbol(
         lambda d, a: d.unknown.setdefault(d.runtimes[str(a[0])], []).append((a[1].number, a[2].string))),
@@ -364,6 +380,10 @@ def _complete(d: _Decoding, facts: Facts, go_sort) -> Answer:
             ordered[key] = [piece for _, piece in sorted(d.pieces[key])]
         return ordered[key]
 
+    for v, mask in d.later:  # a later check without a reason of its row's has its constant one
+        for check in _later_checks(mask):
+            if check not in v.failures:
+                v.failures[check] = d.shared[check]
     for q, answer in d.queries.items():
         answer.outcome.warnings.sort(key=str)  # any order: sort for reproducible output
         answer.outcome.admission_warnings.sort(key=str)

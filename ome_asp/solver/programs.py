@@ -51,6 +51,7 @@ CORE = (
     "deployment.lp", "sizes.lp", "scoring.lp", "qualification.lp", "ordering.lp",
 )
 EXPLANATION = ("explanation.lp",)  # every candidate with all its reasons
+ROWS = ("rows.lp",)  # a No row in one shown atom: the reporting programs, not find's
 DETAILS = ("details.lp",)  # explain -v: the atoms of explanation.lp that only it reads
 SELECTION = ("selection.lp",)  # the #minimize statements: one query per solve
 WINNER = ("winner.lp",)  # the same first runtime for many queries, without search
@@ -67,14 +68,14 @@ class Variant(enum.Enum):
     (`selection.lp`'s #minimize) answers exactly one query per solve; the
     others (`winner.lp`, no search) answer any number."""
 
-    EXPLAIN = CORE + EXPLANATION + SELECTION + SHOW  # main.lp
-    EXPLAIN_DETAILS = CORE + EXPLANATION + SELECTION + SHOW + DETAILS
-    SELECT = CORE + EXPLANATION + SELECTION + SHOW + OUTCOME
-    SELECT_DETAILS = CORE + EXPLANATION + SELECTION + SHOW + OUTCOME + DETAILS  # steer's check: select's and -v's atoms
+    EXPLAIN = CORE + EXPLANATION + ROWS + SELECTION + SHOW  # main.lp
+    EXPLAIN_DETAILS = CORE + EXPLANATION + ROWS + SELECTION + SHOW + DETAILS
+    SELECT = CORE + EXPLANATION + ROWS + SELECTION + SHOW + OUTCOME
+    SELECT_DETAILS = CORE + EXPLANATION + ROWS + SELECTION + SHOW + OUTCOME + DETAILS  # steer's check: select's and -v's atoms
     RANK = CORE + SELECTION + SHOW
-    BATCH_EXPLAIN = CORE + EXPLANATION + WINNER + SHOW
-    BATCH_SELECT = CORE + EXPLANATION + WINNER + SHOW + OUTCOME
-    BATCH_SELECT_DETAILS = CORE + EXPLANATION + WINNER + SHOW + OUTCOME + DETAILS  # steer's check of all its sets at once
+    BATCH_EXPLAIN = CORE + EXPLANATION + ROWS + WINNER + SHOW
+    BATCH_SELECT = CORE + EXPLANATION + ROWS + WINNER + SHOW + OUTCOME
+    BATCH_SELECT_DETAILS = CORE + EXPLANATION + ROWS + WINNER + SHOW + OUTCOME + DETAILS  # steer's check of all its sets at once
     BATCH_RANK = CORE + WINNER + SHOW
     ADMIT = WEBHOOK + SHOW
     STEER = CORE + STEER
