@@ -3,6 +3,8 @@ in one way, and every fact is one encoding/input.lp declares."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import clingo
 import pytest
 
@@ -46,3 +48,13 @@ def test_other_schemas_and_no_check():
         FactBuilder().fact.edit(const("e"))  # edits.lp's (steer, compare), not input.lp's
     FactBuilder(schema=("input.lp", "edits.lp")).fact.edit(const("e"))
     FactBuilder(schema=None).fact.examined(1, term("csr", "rt"))  # the encoding unit tests' upstream facts
+
+
+def test_whole_float64_sizes_are_kept_as_ints():
+    """code-v0.1.5's sizes are float64 values, most of them whole counts: kept
+    as ints, which equal and hash as their Fractions (the same ranks and
+    texts), made and hashed in C (issue 26: a Fraction's hash and equality
+    are Python code, ~50 calls a serve request)."""
+    builder = FactBuilder()
+    assert [type(builder.exact(v).value) for v in (7e9, 2.5, 0.0)] == [int, Fraction, int]
+    assert builder.exact(7e9) == builder.exact(Fraction(7_000_000_000))

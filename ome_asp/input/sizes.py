@@ -6,6 +6,7 @@ by construction, and counts beyond 2**53 stay exact.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from fractions import Fraction
@@ -179,6 +180,10 @@ def _go_parse_float(text: str) -> float | None:
     return None if math.isinf(value) else value  # float() rounds to inf instead
 
 
+# A cluster writes a few distinct sizes, read by the loader and again by the
+# facts, and serve reads the same ones request after request: parsed once
+# (bounded: a client may send ever new ones).
+@functools.lru_cache(maxsize=2**12)
 def parse_go_size(text: str) -> float:
     """code-v0.1.5's Z1: strip one trailing T, else B, else M (uppercase),
     multiply the ParseFloat value by 1e12 / 1e9 / 1e6 in float64; any error
@@ -192,6 +197,7 @@ def parse_go_size(text: str) -> float:
     return 0.0 if value is None else value * multiplier
 
 
+@functools.lru_cache(maxsize=2**12)  # as parse_go_size
 def is_go_size(text: str) -> bool:
     """Whether Go's parseModelSize reads `text` without an error."""
     for suffix, _ in _GO_MULTIPLIER:

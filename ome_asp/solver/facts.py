@@ -226,6 +226,8 @@ class FactBuilder:
             # Most exact numbers are ints. Kept as ints, they equal and hash as the
             # same Fractions would, and cost a fraction of one to make and hash.
             number = value
+        elif type(value) is float and value.is_integer():  # most float64 sizes are whole counts: an int too
+            number = int(value)
         elif isinstance(value, float) and not math.isfinite(value):
             number = NAN if math.isnan(value) else POS_INF if value > 0 else NEG_INF
             if number == NAN and number not in self._numbers:
