@@ -50,6 +50,40 @@ def test_answers_equal_explain_json_in_order():
     assert answers[2] == answers[0]
 
 
+def _runtime_document(kind: str, name: str, namespace: str | None, priorities: list[int]) -> dict:
+    metadata = {"name": name} if namespace is None else {"name": name, "namespace": namespace}
+    entries = [{"modelFormat": {"name": "safetensors"}, "modelFramework": {"name": "transformers"}, "priority": p,
+                "autoSelect": True} for p in priorities]
+    return {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": {"supportedModelFormats": entries}}
+
+
+def test_a_namespace_is_grounded_on_its_part_of_the_cluster(tmp_path, monkeypatch):
+    """The first request in a namespace grounds that namespace's
+    ServingRuntimes and the cluster-scoped ones, not every namespace's (a
+    review of issue 26, D-149: as explain --all-models grounds a chunk,
+    D-120); every ServingRuntime is admitted once, so each report still
+    lists the whole cluster's denials (I9, W4: wb's two priorities) and
+    equals explain's."""
+    model = {"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
+             "spec": {"modelFormat": {"name": "safetensors"}, "modelFramework": {"name": "transformers"}}}
+    runtimes = [_runtime_document("ClusterServingRuntime", "c", None, [1]),
+                *[_runtime_document("ServingRuntime", f"r{ns}", ns, [1]) for ns in "abcd"],
+                _runtime_document("ServingRuntime", "wb", "b", [1, 2])]
+    path = tmp_path / "cluster.yaml"
+    path.write_text(yaml.safe_dump_all([model, *runtimes]))
+    grounded = []
+    ask = serve_module.ask.ask
+    monkeypatch.setattr(serve_module.ask, "ask", lambda cluster, queries, variant, **kw: (
+        grounded.append((variant.name, sorted(r.name for r in cluster.runtimes))) or ask(cluster, queries, variant, **kw)))
+    answers = serve({"id": 1, "namespace": "a", "model": "m"}, {"id": 2, "namespace": "b", "model": "zz"},
+                    argv=("-f", str(path), "-j", "1"))  # grounded here, not in a worker
+    # the admission once, namespace a, then namespace b and its miss (zz)
+    assert grounded == [("ADMIT", ["ra", "rb", "rc", "rd", "wb"]), ("EXPLAIN", ["c", "ra"])] + [("EXPLAIN", ["c", "rb", "wb"])] * 2
+    assert answers[0]["report"] == explain_json("--model", "m", "-n", "a", "-f", str(path))
+    assert [d["name"] for d in answers[0]["report"]["denied"]] == ["wb"]
+    assert f"error: {answers[1]['error']}" == run_cli("explain", "--model", "zz", "-n", "b", "-f", str(path)).stderr.splitlines()[-1]
+
+
 def test_bad_requests_get_an_error_line_and_serving_goes_on():
     answers = serve("not json", {"id": 1, "model": "m", "isvc": "i"}, {"id": 2, "namespace": "x", "model": "zz"},
                     {"id": 3, "namespace": "llama-demo", "model": "llama-3-2-3b-instruct"})

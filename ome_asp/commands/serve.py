@@ -56,6 +56,7 @@ from ome_asp.render import report
 from ome_asp.solver import ask, worlds
 from ome_asp.solver.answer import Answer, QueryAnswer
 from ome_asp.solver.programs import Variant
+from ome_asp.solver.sight import Sight
 from ome_asp.timing import gc_paused
 
 CACHED_NAMESPACES = 64
@@ -75,10 +76,16 @@ REQUEST_KEYS = {"explain": _TARGET_KEYS, "select": _TARGET_KEYS, "admit": frozen
 
 
 class Oracle:
-    """Answers queries about one cluster, a namespace's worth at a time."""
+    """Answers queries about one cluster, a namespace's worth at a time, each
+    grounded on what its queries read (solver/sight.py, D-120, D-149)."""
 
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
+        self._sight = Sight(cluster)
+        # Every ServingRuntime's admission, once (a namespace's grounding
+        # admits its own and the cluster-scoped ones): with each grounding's
+        # denials, the whole cluster's (I9). None: no ServingRuntime.
+        self._admitted = batch.unseen_denials(self._sight, [[]])
         self._answers: OrderedDict[str, dict[Query, QueryAnswer]] = OrderedDict()
         # Names the cluster does not have: each an error answer of its own
         # solve, kept for repeats, but only so many (a client may send ever
@@ -94,8 +101,7 @@ class Oracle:
         if query in self._misses:
             self._misses.move_to_end(query)
         else:
-            result = solve_one(self.cluster, query)
-            self._misses[query], self.denied = result.queries[1], report.denials(result)
+            self._misses[query] = self._solve([query]).queries[1]
             if len(self._misses) > CACHED_MISSES:
                 self._misses.popitem(last=False)
         return self._misses[query]
@@ -111,13 +117,20 @@ class Oracle:
         queries = namespace_queries(self.cluster, namespace)
         answers = {}
         if queries:
-            result = ask.ask(self.cluster, queries, Variant.EXPLAIN).answer
+            result = self._solve(queries)
             answers = {q: result.queries[n] for n, q in enumerate(queries, 1)}
-            self.denied = report.denials(result)
         self._answers[namespace] = answers
         if len(self._answers) > CACHED_NAMESPACES:
             self._answers.popitem(last=False)
         return answers
+
+    def _solve(self, queries: list[Query]) -> Answer:
+        """`queries` (of one namespace) grounded on their part of the cluster,
+        as explain --all-models grounds a chunk (D-120): a new namespace costs
+        its own runtimes and the cluster-scoped ones, not the whole cluster."""
+        result = ask.ask(self._sight.part(queries), queries, Variant.EXPLAIN).answer
+        self.denied = batch.denials(self._admitted, result)
+        return result
 
 
 def namespace_queries(cluster: Cluster, namespace: str) -> list[Query]:
@@ -133,10 +146,6 @@ def input_warnings(cluster: Cluster, namespace: str) -> list[str]:
     (commands.options.load_cluster): the cluster's, and an empty namespace's."""
     typo = namespace_warning(cluster, namespace)
     return cluster.warnings if typo is None else [*cluster.warnings, typo]
-
-
-def solve_one(cluster: Cluster, query: Query) -> Answer:
-    return ask.ask(cluster, [query], Variant.EXPLAIN).answer
 
 
 def respond(request: dict, oracle, default: profiles.Profile = profiles.V1_3) -> dict:
