@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import clingo
 from hypothesis import assume, given, reject, settings
 from hypothesis import strategies as st
 
@@ -53,3 +54,23 @@ def test_explain_rows_from_templates_are_the_rows_dumped(cluster, profile, pad):
     assume(answer.error is None and answer.label is not None)
     assert (to_json(report.explain_json(query, answer, profile, for_json=True), pad)
             == to_json(report.explain_json(query, answer, profile), pad))
+
+
+def test_rows_that_fail_alike_are_written_once_keyed_by_text(monkeypatch):
+    """Issue 26 item 4 (D-154): -o json writes a No row's reasons once per
+    set of failures, keyed by their text as the decoder read it, and E15's
+    message once per model and signature tuple: forty runtimes that fail
+    alike hash a few clingo symbols in all (a call through cffi each),
+    where cell caches keyed by the symbols hashed each row's reasons."""
+    entry = {"modelFormat": {"name": "onnx"}, "modelFramework": {"name": "onnxruntime"}, "autoSelect": False}
+    documents = [{"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
+                  "spec": {"modelFormat": {"name": "safetensors"}, "modelFramework": {"name": "transformers"}}}]
+    documents += [{"apiVersion": "ome.io/v1beta1", "kind": "ClusterServingRuntime", "metadata": {"name": f"rt-{i:02d}"},
+                   "spec": {"supportedModelFormats": [entry]}} for i in range(40)]
+    answer = ask.ask(load_documents(documents), [Query("default", model="m")], Variant.EXPLAIN).answer.queries[1]
+    assert len(answer.verdicts) == 40 and all(list(v.failures) == ["q5", "q7", "q8"] for v in answer.verdicts.values())
+    hashed = []
+    symbol_hash = clingo.Symbol.__hash__
+    monkeypatch.setattr(clingo.Symbol, "__hash__", lambda symbol: hashed.append(symbol) or symbol_hash(symbol))
+    report.RowsJson(report.rows(answer)).json("")
+    assert len(hashed) <= 5, hashed

@@ -110,12 +110,13 @@ def label(term: clingo.Symbol) -> str:
 
 @_renders("format_unsupported")
 def _format_unsupported(model_label, details: dict[int, list[clingo.Symbol]]) -> str:
-    return format_unsupported(model_label, [entry_text(pieces) for _, pieces in sorted(details.items())])
+    return format_unsupported(_label(model_label), [entry_text(pieces) for _, pieces in sorted(details.items())])
 
 
-def format_unsupported(model_label: clingo.Symbol, entries: list[str]) -> str:
-    """E15's message from the texts of the runtime's entries (`entry_text`), in list order."""
-    return f"model format '{_label(model_label)}' not in supported formats: {'; '.join(entries)}"
+def format_unsupported(model_label: str, entries: list[str]) -> str:
+    """E15's message from the model's label (E16, `label`) and the texts of
+    the runtime's entries (`entry_text`), in list order."""
+    return f"model format '{model_label}' not in supported formats: {'; '.join(entries)}"
 
 
 def entry_text(pieces: list[clingo.Symbol]) -> str:

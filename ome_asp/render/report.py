@@ -197,8 +197,11 @@ class RowsJson(JsonText):
     """An explain report's rows as `to_json` writes `[_row_json(row), ...]`,
     the same text (tests/test_report.py), from templates: the generic writer
     costs a call per value, about 30 µs a row, most of a batch's output time
-    (issue 13). A runtime's cells and a failure set's reason cells are
-    written once per indentation and reused."""
+    (issue 13). A runtime's cells and a No row's reasons are written once per
+    indentation and reused, keyed by the reasons' text as the decoder read
+    it (Verdict.failures_key): rows that fail alike share the text from
+    `reason` on, and each reason's item of `reasons`; E15's message is
+    written once per model and signature tuple (issue 26)."""
 
     def __init__(self, rows: list[Row]) -> None:
         self.rows = rows
@@ -207,10 +210,20 @@ class RowsJson(JsonText):
         if not self.rows:
             return "[]"
         inner = pad + "  "
-        local: dict[tuple, tuple[str, str]] = {}  # this answer's format failures, as _CELLS
-        entries: dict[int, str] = {}  # E15's pieces of an entry, by the id of their list
-        return (f"[\n{inner}" + f",\n{inner}".join(_row_text(row, inner, local, entries) for row in self.rows)
-                + f"\n{pad}]")
+        local = _Local()
+        return f"[\n{inner}" + f",\n{inner}".join(_row_text(row, inner, local) for row in self.rows) + f"\n{pad}]"
+
+
+class _Local:
+    """What one answer's rows with E15's pieces share: the pieces' dicts are
+    shared per model and signature tuple and alive while the answer is, so
+    their ids identify them here."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple, str] = {}  # (failures_key, id of the pieces) -> as _REASONS
+        self.formats: dict[int, tuple[str, str]] = {}  # id of the pieces -> Q5's item, as _ITEMS
+        self.entries: dict[int, str] = {}  # E15's pieces of an entry, by the id of their list
+        self.labels: dict[str, str] = {}  # Q5's reason as printed -> the model's label (E16)
 
 
 _string = json.encoder.encode_basestring  # json's C escaping, ensure_ascii=False
@@ -228,7 +241,7 @@ def _head(runtime: RuntimeRef, pad: str) -> str:
             f'{i}"scope": "{scope(runtime)}",\n{i}"compatible": ')
 
 
-def _row_text(row: Row, pad: str, local: dict[tuple, tuple[str, str]], entries: dict[int, str]) -> str:
+def _row_text(row: Row, pad: str, local: _Local) -> str:
     v, i = row.verdict, pad + "  "
     if row.rank is None:
         cells = f'false,\n{i}"rank": null,\n{i}"score": null,\n{i}"priority": null,\n{i}"weight": null,\n{i}"distance": null'
@@ -237,50 +250,77 @@ def _row_text(row: Row, pad: str, local: dict[tuple, tuple[str, str]], entries: 
                  f'{i}"weight": {_scalar(v.weight)},\n{i}"distance": {_scalar(v.distance)}')
     if not v.failures:
         return f'{_head(v.runtime, pad)}{cells},\n{i}"reason": null,\n{i}"failedCheck": null,\n{i}"reasons": []\n{pad}}}'
-    first = v.first_failure
-    reason, failed = ("null", "null") if first is None else (
-        _cell(v, first[0], pad, local, entries)[0], _string(reasons.check_id(first[0])))
-    listed = ",\n".join([_cell(v, check, pad, local, entries)[1] for check in v.failures])
-    return (f'{_head(v.runtime, pad)}{cells},\n{i}"reason": {reason},\n{i}"failedCheck": {failed},\n'
-            f'{i}"reasons": [\n{listed}\n{i}]\n{pad}}}')
-
-
-# (pad, check, reason) -> (the message as JSON, the item of `reasons`) for the
-# reasons without E15 pieces: few distinct ones, the same in every query.
-_CELLS: dict[tuple, tuple[str, str]] = {}
-
-
-def _cell(v: Verdict, check: str, pad: str, local: dict[tuple, tuple[str, str]], entries: dict[int, str]):
-    """A failed check's message (as JSON) and its item of `reasons`, written once."""
-    term = v.failures[check]
-    if check == "q5" and v.format_details:
-        # E15's pieces: lists shared per model and signature, alive while the
-        # answer is, so their ids identify them in this answer's cache.
-        key, cache = (pad, term, *map(id, v.format_details.values())), local
+    if v.format_details:
+        key, cache = (v.failures_key, id(v.format_details)), local.rows
     else:
-        key, cache = (pad, check, term), _CELLS
+        key, cache = (pad, v.failures_key), _REASONS
         if len(cache) > 2**14:
             cache.clear()
     found = cache.get(key)
     if found is None:
-        message, j, k = _string(_message(v, check, entries)), pad + "    ", pad + "      "
-        item = f'{j}{{\n{k}"check": {_string(reasons.check_id(check))},\n{k}"message": {message}\n{j}}}'
-        found = cache[key] = (message, item)
+        found = cache[key] = _reasons_text(v, pad, local)
+    return f'{_head(v.runtime, pad)}{cells},\n{found}'
+
+
+# (pad, Verdict.failures_key) -> a No row's text from `reason` on, and
+# (pad, check, reason text) -> (its message as JSON, its item of `reasons`),
+# for the reasons without E15's pieces: few distinct ones, the same in every query.
+_REASONS: dict[tuple, str] = {}
+_ITEMS: dict[tuple[str, str, str], tuple[str, str]] = {}
+
+
+def _reasons_text(v: Verdict, pad: str, local: _Local) -> str:
+    """A No row's `reason` and `failedCheck` (its first failed check, the
+    first in check order) and `reasons`, to the row's end."""
+    i = pad + "  "
+    items = [_item(v, check, text, pad, local) for check, text in v.failures_key]
+    listed = ",\n".join([item for _, item in items])
+    return (f'{i}"reason": {items[0][0]},\n{i}"failedCheck": {_check_json(v.failures_key[0][0])},\n'
+            f'{i}"reasons": [\n{listed}\n{i}]\n{pad}}}')
+
+
+def _item(v: Verdict, check: str, text: str, pad: str, local: _Local) -> tuple[str, str]:
+    """A failed check's message (as JSON) and its item of `reasons`, written once."""
+    cache: dict
+    if check == "q5" and v.format_details:
+        key, cache = id(v.format_details), local.formats
+    else:
+        key, cache = (pad, check, text), _ITEMS
+        if len(cache) > 2**14:
+            cache.clear()
+    found = cache.get(key)
+    if found is None:
+        message = _format_message(v, text, local) if cache is local.formats else _message(v, check)
+        message, j, k = _string(message), pad + "    ", pad + "      "
+        found = cache[key] = (message, f'{j}{{\n{k}"check": {_check_json(check)},\n{k}"message": {message}\n{j}}}')
     return found
 
 
-def _message(v: Verdict, check: str, entries: dict[int, str] | None = None) -> str:
-    """The message of a failed check; `entries` caches the text of E15's
-    pieces by the id of their list (the rows of one answer share them)."""
-    term = v.failures[check]
-    if check != "q5" or not v.format_details or entries is None:
-        return reasons.text(term, v.format_details)
-    texts = []  # format_unsupported: the runtime has entries
+@functools.lru_cache(maxsize=None)
+def _check_json(check: str) -> str:
+    """A check's rule id as a JSON string (q5 -> "Q5")."""
+    return _string(reasons.check_id(check))
+
+
+def _message(v: Verdict, check: str) -> str:
+    """The message of a failed check."""
+    return reasons.text(v.failures[check], v.format_details)
+
+
+def _format_message(v: Verdict, text: str, local: _Local) -> str:
+    """E15's message of a Q5 row whose runtime has entries (its reason's
+    text is `text`): the model's label written once per reason, each entry's
+    pieces once per list of them (the rows of one answer share both)."""
+    label = local.labels.get(text)
+    if label is None:
+        label = local.labels[text] = reasons.label(v.failures["q5"].arguments[0])
+    texts = []
     for pieces in v.format_details.values():
-        if id(pieces) not in entries:
-            entries[id(pieces)] = reasons.entry_text(pieces)
-        texts.append(entries[id(pieces)])
-    return reasons.format_unsupported(term.arguments[0], texts)
+        entry = local.entries.get(id(pieces))
+        if entry is None:
+            entry = local.entries[id(pieces)] = reasons.entry_text(pieces)
+        texts.append(entry)
+    return reasons.format_unsupported(label, texts)
 
 
 HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "REASON"]

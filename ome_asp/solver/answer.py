@@ -29,7 +29,12 @@ class Verdict:
     weight: int | None = None
     failures: dict[str, clingo.Symbol] = field(default_factory=dict)  # check -> reason, every failed check
     first_failure: tuple[str, clingo.Symbol] | None = None
+    # (check, reason as clingo prints it) of every failed check, in check
+    # order: rows of equal keys fail alike, so a report writes their reasons
+    # once, keyed by text rather than by clingo symbols (report.RowsJson)
+    failures_key: tuple[tuple[str, str], ...] = ()
     # E15 pieces of a format failure: entry index -> pieces in E15 order
+    # (shared by the rows of one model and signature tuple: read only)
     format_details: dict[int, list[clingo.Symbol]] = field(default_factory=dict)
     cost: tuple[int, ...] = ()  # rank_key: the weights at the criteria, highest first
     # Why a Yes row ranks where it does: (entry, weights id, format reading, framework reading)
@@ -149,7 +154,7 @@ class _Decoding:
         self.unknown: dict[RuntimeRef, list[tuple[int, str]]] = {}
         self.pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
         self.later: list[tuple[Verdict, int]] = []  # No rows with later checks, and their masks (rows.lp)
-        self.shared: dict[str, clingo.Symbol] = {}  # check -> its constant reason, where a row has it later
+        self.shared: dict[str, tuple[clingo.Symbol, str]] = {}  # check -> its constant reason (and its text)
         self.ends: dict[int, list] = {}  # query -> (outcome, runtime) of query_outcome/3
         self.ends_select: dict[int, list] = {}  # the same of select_outcome/3
 
@@ -179,13 +184,16 @@ def _no_row(d: _Decoding, text: str) -> None:
     v = d.verdict(q, r)
     v.failures[check] = term = _term(reason)
     v.first_failure = (check, term)
+    v.failures_key = ((check, reason), *v.failures_key)  # later_reason/4 may have come first
     if mask != "0":  # the reasons of its later checks may come after it: read in _complete
         d.later.append((v, int(mask)))
 
 
 def _later_reason(d: _Decoding, text: str) -> None:
     q, r, check, reason = _LATER_REASON.fullmatch(text).groups()
-    d.verdict(q, r).failures[check] = _term(reason)
+    v = d.verdict(q, r)
+    v.failures[check] = _term(reason)
+    v.failures_key += ((check, reason),)
 
 
 @functools.cache
@@ -283,7 +291,7 @@ _DECODERS = {
     ("runtime_used", 2): _runtime_used,
     # the program's and each query's: few, read as symbols
     ("criterion", 2): _symbol(lambda d, a: d.criteria.__setitem__(a[0].number, a[1].name)),
-    ("shared_reason", 2): _symbol(lambda d, a: d.shared.__setitem__(a[0].name, a[1])),
+    ("shared_reason", 2): _symbol(lambda d, a: d.shared.__setitem__(a[0].name, (a[1], str(a[1])))),
     ("denied", 2): _symbol(lambda d, a: d.denied.__setitem__(d.runtimes[str(a[0])], a[1])),
     ("unknown_accelerator_class", 3): _symbol(
         lambda d, a: d.unknown.setdefault(d.runtimes[str(a[0])], []).append((a[1].number, a[2].string))),
@@ -369,21 +377,30 @@ def decode_texts(texts: list[str], n_queries: int, facts: Facts, go_sort=None) -
 
 
 def _complete(d: _Decoding, facts: Facts, go_sort) -> Answer:
-    """What the atoms say about each query as a whole: E15's pieces in order,
-    scores and distances, the order, the outcome."""
+    """What the atoms say about each query as a whole: every failed check of
+    a row in check order, E15's pieces in order, scores and distances, the
+    order, the outcome."""
     numbers = facts.numbers
     scores: dict[int, int] = {}  # rank -> score, read once
     ordered: dict[tuple[str, str], list[clingo.Symbol]] = {}  # (model, signature) -> E15 pieces in order
+    # (model, signature, ...) -> E15's pieces of each entry: runtimes of one signature tuple share it
+    details: dict[tuple[str, ...], dict[int, list[clingo.Symbol]]] = {}
 
     def in_order(key: tuple[str, str]) -> list[clingo.Symbol]:
         if key not in ordered:
             ordered[key] = [piece for _, piece in sorted(d.pieces[key])]
         return ordered[key]
 
+    def entry_pieces(model: str, signatures: list[str]) -> dict[int, list[clingo.Symbol]]:
+        return {i: in_order((model, signature)) for i, signature in enumerate(signatures)}
+
     for v, mask in d.later:  # a later check without a reason of its row's has its constant one
         for check in _later_checks(mask):
             if check not in v.failures:
-                v.failures[check] = d.shared[check]
+                v.failures[check], text = d.shared[check]
+                v.failures_key += ((check, text),)
+        v.failures = dict(sorted(v.failures.items()))  # in check order: q2 ... q8, one digit each
+        v.failures_key = tuple(sorted(v.failures_key))
     for q, answer in d.queries.items():
         answer.outcome.warnings.sort(key=str)  # any order: sort for reproducible output
         answer.outcome.admission_warnings.sort(key=str)
@@ -392,12 +409,13 @@ def _complete(d: _Decoding, facts: Facts, go_sort) -> Answer:
         for v in answer.verdicts.values():
             if v.scoring:
                 v.scoring.sort()
-            if len(v.failures) > 1:  # in check order: q2 ... q8, one digit each (explanation.lp)
-                v.failures = dict(sorted(v.failures.items()))
-            if "q5" in v.failures:  # E15: each entry's pieces, in list order (lists shared: read only)
-                v.format_details = {
-                    i: in_order((model, signature)) for i, signature in enumerate(facts.signatures[v.runtime])
-                }
+            if "q5" in v.failures:  # E15: each entry's pieces, in list order
+                signatures = facts.signatures[v.runtime]
+                key = (model, *signatures)
+                found = details.get(key)
+                if found is None:
+                    found = details[key] = entry_pieces(model, signatures)
+                v.format_details = found
         qualifying = [v for v in answer.verdicts.values() if v.qualifies]
         for v in qualifying:  # rank_key = (scope, -score rank, distance rank, name rank)
             if -v.cost[1] not in scores:
