@@ -413,3 +413,16 @@ def test_explain_of_files_imports_only_what_it_needs():
     imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")}
     assert "ome_asp.solver.engine" in imported  # the command's own imports (importlib's of the command is not listed)
     assert sorted(m for m in imported if m in NOT_FOR_EXPLAIN or m.rpartition(".")[0] in NOT_FOR_EXPLAIN) == []
+
+
+def test_explain_path_compiles_no_regular_expression_at_import():
+    """Start-up (issue 26 item 5, D-140): importing the explain command's
+    modules compiles no regular expression (patterns.Pattern compiles each on
+    first use). The standard library's modules that compile theirs at import
+    are imported first."""
+    code = ("import re, argparse, fractions, json, clingo, yaml\n"
+            "before = set(re._cache)\n"
+            "import ome_asp.cli, ome_asp.commands.explain\n"
+            "print(sorted(key[1] for key in set(re._cache) - before))\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert run.stdout == "[]\n"

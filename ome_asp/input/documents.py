@@ -19,6 +19,7 @@ from yaml.constructor import ConstructorError, SafeConstructor
 
 from ome_asp.errors import InputError
 from ome_asp.input.limits import check_alias_expansion
+from ome_asp.patterns import Pattern
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -79,8 +80,8 @@ def _json_key(loader: SafeConstructor, node: yaml.Node, deep: bool = True) -> st
 # `1e3`) are not taken: PyYAML's writer leaves such strings unquoted, so the
 # YAML that ome-asp and its tests write would no longer read back.
 _NO_BASE_60 = {
-    "int": re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$"),
-    "float": re.compile(
+    "int": Pattern(r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$"),
+    "float": Pattern(
         r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
         r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
     ),
@@ -264,7 +265,7 @@ def decode(label: str, data: bytes) -> str:
         raise InputError(f"{label}:{line}:{column}: not valid UTF-8: byte 0x{data[err.start]:02x}") from None
 
 
-_LINE_START_BOM = re.compile("^\ufeff", re.MULTILINE)
+_LINE_START_BOM = Pattern("^\ufeff", re.MULTILINE)
 
 
 def documents(label: str, text: str) -> Iterator[Document]:

@@ -8,7 +8,6 @@ gives the reasons for each default).
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any
 
@@ -18,6 +17,7 @@ if TYPE_CHECKING:  # the loader uses this module too, and needs no solver
     import clingo
 
 from ome_asp.errors import InputError, OmeAspError
+from ome_asp.patterns import Pattern
 
 #: All input files and stdin together. A single YAML document (a `kind: List`
 #: dump) takes about 45 bytes of memory per input byte while it is read, so
@@ -41,7 +41,7 @@ SOLVE_TIMEOUT_S = 60.0
 KUBECTL_TIMEOUT_S = 60.0
 
 _BINARY_SUFFIXES = {"": 1, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30}
-_BYTE_SIZE = re.compile(r"([0-9]+)(Ki|Mi|Gi)?")
+_BYTE_SIZE = Pattern(r"([0-9]+)(Ki|Mi|Gi)?")
 
 
 class SolveTimeout(OmeAspError):

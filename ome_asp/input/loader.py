@@ -53,6 +53,7 @@ from ome_asp.input.profiles import V1_3, Profile
 from ome_asp.input.sizes import is_go_size, is_size
 from ome_asp.input.timestamps import parse_rfc3339
 from ome_asp.input.versions import parse_version
+from ome_asp.patterns import Pattern
 from ome_asp.timing import gc_paused
 
 # A cluster repeats the same few version strings thousands of times.
@@ -119,8 +120,8 @@ ACCELERATOR_REQUIREMENT_KEYS = (
 #: Names as the API server validates them (D-86): an object's name is a
 #: DNS-1123 subdomain, a namespace a DNS-1123 label. No other name exists in a
 #: cluster, and none of them can be read as a flag or a shell word.
-_DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
-_DNS_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+_DNS_LABEL = Pattern(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?")
+_DNS_SUBDOMAIN = Pattern(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
 DNS_SUBDOMAIN_RULE = ("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
                       "and must start and end with an alphanumeric character, at most 253 characters")
 DNS_LABEL_RULE = ("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "

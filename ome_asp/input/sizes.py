@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from fractions import Fraction
 
-_SIZE = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([MBT])?")
+from ome_asp.patterns import Pattern
+
+_SIZE = Pattern(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([MBT])?")
 _MULTIPLIER = {None: 1, "M": 10**6, "B": 10**9, "T": 10**12}
 
 

@@ -3,13 +3,12 @@ match under an operator (V3–V9) is decided by the ASP encoding."""
 
 from __future__ import annotations
 
-import re
-
+from ome_asp.patterns import Pattern
 from ome_asp.records import record
 
 # A num has no leading zeros. The character class is spelled out because
 # str.isdigit() would also accept non-ASCII digits.
-_NUM = re.compile(r"0|[1-9][0-9]*")
+_NUM = Pattern(r"0|[1-9][0-9]*")
 _UINT64_MAX = 2**64 - 1
 _UINT64_DIGITS = len(str(_UINT64_MAX))
 

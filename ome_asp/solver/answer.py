@@ -6,12 +6,12 @@ reads them from the shown atoms (encoding/show.lp and the #show of each file).
 from __future__ import annotations
 
 import functools
-import re
 
 import clingo
 
 from ome_asp.errors import InternalError
 from ome_asp.input.objects import RuntimeRef
+from ome_asp.patterns import Pattern
 from ome_asp.records import field, record
 from ome_asp.solver.facts import Facts
 from ome_asp.timing import gc_paused
@@ -130,15 +130,15 @@ def criteria_of(ctl: clingo.Control) -> dict[int, str]:
 # symbol through the API; reason terms, few distinct ones, are parsed once.
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _RUNTIME = rf"(?:sr\({_STRING},|csr\(){_STRING}\)"
-_PAIR_ARGS = re.compile(rf"\w+\((\d+),({_RUNTIME})(?:,(.*))?\)")  # an atom about (query, runtime[, rest])
+_PAIR_ARGS = Pattern(rf"\w+\((\d+),({_RUNTIME})(?:,(.*))?\)")  # an atom about (query, runtime[, rest])
 # rank_key/3 and the failures, most of the atoms of a large answer, in one match each.
-_RANK_KEY = re.compile(rf"rank_key\((\d+),({_RUNTIME}),\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)\)")
-_NO_ROW = re.compile(rf"no_row\((\d+),({_RUNTIME}),(q\d),(.*),(\d+)\)")
-_LATER_REASON = re.compile(rf"later_reason\((\d+),({_RUNTIME}),(q\d),(.*)\)")
-_MISMATCH_DETAIL = re.compile(rf"mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)")
-_SCORING = re.compile(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
+_RANK_KEY = Pattern(rf"rank_key\((\d+),({_RUNTIME}),\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)\)")
+_NO_ROW = Pattern(rf"no_row\((\d+),({_RUNTIME}),(q\d),(.*),(\d+)\)")
+_LATER_REASON = Pattern(rf"later_reason\((\d+),({_RUNTIME}),(q\d),(.*)\)")
+_MISMATCH_DETAIL = Pattern(rf"mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)")
+_SCORING = Pattern(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 # A Yes row's PRIORITY and the exact decimal of its WEIGHT (an integer), in one match.
-_COLUMNS = re.compile(rf'explain_columns\((\d+),({_RUNTIME}),(-?\d+),val\(-?\d+,"([^"]*)"\)\)')
+_COLUMNS = Pattern(rf'explain_columns\((\d+),({_RUNTIME}),(-?\d+),val\(-?\d+,"([^"]*)"\)\)')
 # Reason terms and E15 pieces recur across answers (serve answers case after case).
 _term = functools.lru_cache(maxsize=2**14)(clingo.parse_term)
 
@@ -327,7 +327,7 @@ assert len(_BY_NAME) == len(_DECODERS)
 # nested term can hold such a comma too, but then the split yields more
 # pieces than there are atoms (every true boundary is found), and `_texts`
 # prints the atoms one by one instead.
-_NEXT_ATOM = re.compile(rf",(?=(?:{'|'.join(sorted(_BY_NAME))})\()")
+_NEXT_ATOM = Pattern(rf",(?=(?:{'|'.join(sorted(_BY_NAME))})\()")
 
 
 def _texts(symbols) -> list[str]:
