@@ -20,8 +20,26 @@ from ome_asp.commands.options import add_input_flags
 from ome_asp.errors import FACTS_IN_PROGRESS, Exit, InternalError, OmeAspError, OutputError, UsageError, error_exit
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, sized to the terminal when it formats help
+    rather than when it is made: argparse makes one for each add_argument too
+    (to check its metavar), and sizing imports shutil, with bz2 and lzma, in
+    every run that prints no help (D-141)."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=0)  # a width only formatting reads: format_help sets it
+
+    def format_help(self) -> str:
+        sized = argparse.HelpFormatter(self._prog)  # argparse's own sizing
+        self._width, self._max_help_position = sized._width, sized._max_help_position
+        return super().format_help()
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as UsageError instead of exiting 2."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, formatter_class=_Formatter, **kwargs)
 
     def error(self, message: str):
         raise UsageError(message)
@@ -55,7 +73,8 @@ def build_parser(prog: str = "ome-asp", command: str | None = None) -> argparse.
     and check pull in much more than explain needs)."""
     parser = _Parser(prog=prog, description="Which serving runtime will OME pick for a model, and why not the others?")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    # prog given: argparse would format a usage line for it (D-141)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser, prog=prog)
     commands.required = True
     for name, (module_name, common) in COMMANDS.items():
         if command not in (None, name):

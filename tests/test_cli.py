@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -399,6 +400,7 @@ NOT_FOR_EXPLAIN = {
     "ome_asp.solver.worlds", "ome_asp.solver.finder", "ome_asp.solver.gosort", "ome_asp.solver.pinned",
     "ome_asp.solver.exhaustive", "clingo.ast", "subprocess", "multiprocessing", "concurrent.futures", "tempfile",
     "dataclasses", "inspect", "ast", "dis", "packaging", "importlib.metadata", "hypothesis", "jsonschema",
+    "shutil", "bz2", "lzma",  # argparse's help sized to the terminal: only help printed imports shutil (D-141)
 }
 
 
@@ -426,3 +428,13 @@ def test_explain_path_compiles_no_regular_expression_at_import():
             "print(sorted(key[1] for key in set(re._cache) - before))\n")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert run.stdout == "[]\n"
+
+
+@pytest.mark.parametrize("columns", [60, 150])
+def test_help_is_sized_to_the_terminal_when_printed(columns):
+    """cli._Formatter sizes help when it formats it, not when argparse makes
+    it (D-141): to the terminal's width (COLUMNS)."""
+    run = subprocess.run([sys.executable, "-m", "ome_asp", "explain", "--help"], capture_output=True, text=True,
+                         cwd=ROOT, env={**os.environ, "COLUMNS": str(columns)})
+    widest = max(len(line) for line in run.stdout.splitlines())
+    assert run.returncode == 0 and run.stdout.startswith("usage: ome-asp explain ") and columns - 12 < widest <= columns
