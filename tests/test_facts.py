@@ -58,3 +58,29 @@ def test_whole_float64_sizes_are_kept_as_ints():
     builder = FactBuilder()
     assert [type(builder.exact(v).value) for v in (7e9, 2.5, 0.0)] == [int, Fraction, int]
     assert builder.exact(7e9) == builder.exact(Fraction(7_000_000_000))
+
+
+def test_built_facts_leave_no_reference_cycle():
+    """A builder's fact calls held the builder, a cycle through every fact it
+    made that only the garbage collector freed: about 330 objects a serve
+    request, a tenth of a batch's time (issue 26). Now refcounting frees them."""
+    import gc
+
+    from ome_asp.input.loader import load_documents
+    from ome_asp.input.objects import Query
+    from ome_asp.solver.facts import build_world_facts
+
+    sides = {"modelFormat": {"name": "f"}, "modelFramework": {"name": "t"}}
+    cluster = load_documents([
+        {"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"}, "spec": sides},
+        {"apiVersion": "ome.io/v1beta1", "kind": "ClusterServingRuntime", "metadata": {"name": "r"},
+         "spec": {"supportedModelFormats": [sides]}}])
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        build_world_facts([(cluster, [Query("default", model="m")])] * 3)
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
