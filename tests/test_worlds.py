@@ -258,6 +258,12 @@ def test_a_batch_of_worlds_answers_each_case_as_it_answers_alone(batch, outcome)
             assert repr(answer.queries[1].outcome) == repr(alone.queries[1].outcome)
 
 
+def test_an_empty_batch_answers_nothing():
+    """Hypothesis drew a batch of clusters it then filtered to none: solving
+    no world raised an internal error (no value tables to read)."""
+    assert ask.solve_worlds([], [], Variant.ADMIT) == []
+
+
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(cases(), min_size=1, max_size=8))
 def test_admission_as_worlds_equals_each_alone(batch):

@@ -156,6 +156,8 @@ def ask_worlds(cases: list[tuple[Cluster, list[Query]]], variant: Variant) -> li
 def solve_worlds(batch: list[Facts], n_queries: list[int], variant: Variant) -> list[Answer]:
     """`ask_worlds` of facts already built together (facts.build_world_facts,
     each with its `n_queries`)."""
+    if not batch:  # no world: nothing to ground (batch_program reads the value tables of some world)
+        return []
     answers = _solve_worlds(batch, n_queries, variant.batch)
     if answers is None:
         alone = []
