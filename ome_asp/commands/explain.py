@@ -10,7 +10,6 @@ warnings on stderr, `error: <message>` on stderr with exit code 1.
 from __future__ import annotations
 
 import io
-import json
 import time
 from typing import TextIO
 
@@ -322,6 +321,8 @@ def _stats_line(stats: list[dict]) -> str:
 
 
 def _facts_header(args) -> str:
+    import json  # only --show facts: D-142
+
     # User strings go through json.dumps: a newline in a name must not end the comment.
     if args.all_models:
         target = "--all-models"

@@ -9,7 +9,6 @@ message that needs a line indexes it. Malformed YAML raises `InputError` as
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -70,6 +69,8 @@ def _json_key(loader: SafeConstructor, node: yaml.Node, deep: bool = True) -> st
     if isinstance(key, str):
         return key
     if key is None or isinstance(key, (bool, int)):
+        import json  # imported when used, not by every run (D-142)
+
         return json.dumps(key)
     kind = {float: "a number", list: "an array", dict: "an object"}.get(type(key), type(key).__name__)
     raise ConstructorError(None, None, f"a mapping key must be a string, an integer, a boolean or null, not {kind}", node.start_mark)
@@ -122,6 +123,8 @@ def quote(text: str, cut: bool = True) -> str:
     NUL, lone surrogates, and also U+0085, U+2028 and U+2029, which JSON
     leaves raw but which end a line for many readers -- so every message is
     one line."""
+    import json  # imported when used, not by every run (D-142)
+
     long = cut and len(text) > MESSAGE_VALUE_CHARS
     shown = json.dumps(text[:MESSAGE_VALUE_CHARS] if long else text, ensure_ascii=False)
     shown = "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in shown)

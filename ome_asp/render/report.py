@@ -9,7 +9,7 @@ for display and fills in the strings.
 from __future__ import annotations
 
 import functools
-import json
+from _json import encode_basestring
 from typing import Callable, TextIO
 
 import yaml
@@ -226,7 +226,9 @@ class _Local:
         self.labels: dict[str, str] = {}  # Q5's reason as printed -> the model's label (E16)
 
 
-_string = json.encoder.encode_basestring  # json's C escaping, ensure_ascii=False
+# json's C escaping (json.encoder's, ensure_ascii=False), without importing json,
+# whose decoder compiles a regular expression: text output needs no json (D-142).
+_string = encode_basestring
 
 
 def _scalar(value: int | str | None) -> str:
@@ -622,6 +624,8 @@ def to_json(document, pad: str = "") -> str:
 
     def key(k) -> str:
         if not isinstance(k, str):  # json writes such a key as the text of its value
+            import json  # a rare key: D-142
+
             return string(json.dumps(k))
         if k not in keys:  # (1 == True as a key: only strings are cached)
             keys[k] = string(k)
@@ -657,6 +661,8 @@ def to_json(document, pad: str = "") -> str:
         elif isinstance(value, JsonText):
             append(value.json(pad))
         else:
+            import json  # floats, rare: D-142
+
             append(json.dumps(value))
 
     write(document, pad)
