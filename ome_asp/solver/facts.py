@@ -244,7 +244,9 @@ class FactBuilder:
                      self.profile, self.created, values)
 
     def _text(self, vals: dict) -> str:
-        lines = {f"{name}({','.join([_text(a, vals) for a in args])}).\n" for name, args in self._facts}
+        # A Term's text inline: about half of a fact's arguments are (identifiers, constants)
+        lines = {f"{name}({','.join([a.text if type(a) is Term else _text(a, vals) for a in args])}).\n"
+                 for name, args in self._facts}
         lines |= {f"{name}({','.join([_text(a, vals) for a in args])}) :- {condition.text}.\n"
                   for (name, args), condition in self._rules}
         return "".join(sorted(lines))
