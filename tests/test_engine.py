@@ -4,15 +4,11 @@ with the one-query #minimize optimum (O5)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
-
 import clingo
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ome_asp.input.loader import load
+from ome_asp.input.loader import load, load_documents
 from ome_asp.solver import answer, ask, engine, programs
 from ome_asp.solver.facts import Query, build_facts
 from ome_asp.solver.programs import Variant
@@ -20,11 +16,9 @@ from ome_asp.testing import strategies
 
 
 def cluster_of(documents: list[dict]):
-    with tempfile.TemporaryDirectory() as directory:
-        path = os.path.join(directory, "cluster.yaml")
-        with open(path, "w", encoding="utf-8") as stream:
-            yaml.safe_dump_all(documents, stream)
-        return load([path])
+    """The cluster of drawn documents, loaded as values: the same checks and
+    defaults as their YAML text (loader.load_documents), without writing it."""
+    return load_documents(documents)
 
 
 def all_model_queries(cluster, namespace: str) -> list[Query]:

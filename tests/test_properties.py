@@ -1,7 +1,7 @@
 """Differential and metamorphic property tests of the engine, through its CLI (spec v1.3).
 
-The engine is driven exactly as a user would: manifests written to a file with
-``yaml.safe_dump_all``, then ``ome_asp.cli.main(["explain", ...])``. The oracle
+The engine is driven exactly as a user would: manifests written to a file as
+``yaml.safe_dump_all`` writes them, then ``ome_asp.cli.main(["explain", ...])``. The oracle
 is tests/reference_model.py, written from the spec alone; the clusters come
 from ``ome_asp.testing.strategies.clusters()``.
 """
@@ -35,7 +35,9 @@ def run_explain(documents: list[dict], query: dict, output: str | None = "json",
     with tempfile.TemporaryDirectory() as directory:
         path = os.path.join(directory, "cluster.yaml")
         with open(path, "w", encoding="utf-8") as stream:
-            yaml.safe_dump_all(documents, stream)
+            # libyaml's emitter: safe_dump_all's text (the same on 2,000 drawn clusters),
+            # in a fifth of its CPU (the pure-Python emitter was a sixth of an explain's)
+            yaml.dump_all(documents, stream, Dumper=yaml.CSafeDumper)
         argv = ["explain", *target, "-n", query["namespace"], "-f", path]
         if output is not None:
             argv += ["-o", output]

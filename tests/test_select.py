@@ -5,8 +5,6 @@ where the result surfaces (O9, X6's event), output forms and exit codes."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 
 import pytest
 import yaml
@@ -17,7 +15,7 @@ from manifests import entry, model, runtime, write
 
 from ome_asp.errors import InputError
 from ome_asp.input import profiles
-from ome_asp.input.loader import load
+from ome_asp.input.loader import load_documents
 from ome_asp.render.selection import Selection
 from ome_asp.solver import ask, engine, programs
 from ome_asp.solver.facts import Query, build_facts
@@ -433,11 +431,9 @@ def test_internal_error_exits_3(monkeypatch):
 
 
 def cluster_of(documents: list[dict], profile=profiles.V1_3):
-    with tempfile.TemporaryDirectory() as directory:
-        path = os.path.join(directory, "cluster.yaml")
-        with open(path, "w", encoding="utf-8") as stream:
-            yaml.safe_dump_all(documents, stream)
-        return load([path], profile=profile)
+    """The cluster of drawn documents, loaded as values: the same checks and
+    defaults as their YAML text (loader.load_documents), without writing it."""
+    return load_documents(documents, profile=profile)
 
 
 USED_DEPENDENT = {"selected", "runtime_used", "admission_warning", "select_warning", "runtime_ready"}
