@@ -2,7 +2,7 @@
 D-140).
 
 `re.compile` parses and compiles a pattern in Python: the explain path's
-modules compiled 15 patterns at import, a fifth of the instructions of its
+modules compiled 16 patterns at import, a fifth of the instructions of its
 import, and a command uses only those its input needs (answer.py's decoders,
 each for one shown atom; the loader's name checks). re's cache
 (`re.fullmatch(text_pattern, ...)`) defers them too but costs a lookup per
