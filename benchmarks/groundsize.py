@@ -45,13 +45,19 @@ class GroundSize:
         return self.no_row / max(self.no_row_pairs, 1)
 
 
+def _pair(symbol) -> tuple | None:
+    """An atom's first two arguments (a query and a runtime, where it is about a pair), or None.
+    `arguments` is read once: each read builds every argument's Symbol, and G7 reads ~1M atoms."""
+    arguments = symbol.arguments
+    return (arguments[0], arguments[1]) if len(arguments) >= 2 else None
+
+
 def ground_size(facts: Facts, n_queries: int, entries: int) -> GroundSize:
     ctl = engine.ground(facts, Variant.RANK.answering(n_queries))
     atoms = ctl.symbolic_atoms
-    pair = lambda symbol: (symbol.arguments[0], symbol.arguments[1])  # noqa: E731
-    qualifying = {pair(a.symbol) for a in atoms.by_signature("rank_key", 3)}
-    no_rows = {pair(a.symbol) for a in atoms.by_signature("examined", 2)} - qualifying
-    no_row = sum(1 for a in atoms if len(a.symbol.arguments) >= 2 and pair(a.symbol) in no_rows)
+    qualifying = {_pair(a.symbol) for a in atoms.by_signature("rank_key", 3)}
+    no_rows = {_pair(a.symbol) for a in atoms.by_signature("examined", 2)} - qualifying
+    no_row = sum(1 for a in atoms if _pair(a.symbol) in no_rows)
     ctl.solve()  # clingo fills in the statistics when solving
     cluster = engine.ground(facts, Variant.ADMIT)
     cluster.solve()
