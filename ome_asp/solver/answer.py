@@ -202,9 +202,19 @@ def _later_checks(mask: int) -> tuple[str, ...]:
     return tuple(f"q{k}" for k in range(mask.bit_length()) if mask >> k & 1)
 
 
-def _mismatch_detail(d: _Decoding, text: str) -> None:
+@functools.lru_cache(maxsize=2**14)  # bounded: pieces name the request's values (issue 18)
+def _detail(text: str) -> tuple[tuple[str, str], tuple[int, clingo.Symbol]]:
+    """An E15 piece's (model, signature) and (K, piece). The same atom comes
+    in every world of a batch whose model and signature declare alike (the
+    model's identifier and sig(N) are the same text; serve's requests of one
+    kind of model), so it is read once (issue 26)."""
     model, signature, k, piece = _MISMATCH_DETAIL.fullmatch(text).groups()
-    d.pieces.setdefault((model, signature), []).append((int(k), _term(piece)))
+    return (model, signature), (int(k), _term(piece))
+
+
+def _mismatch_detail(d: _Decoding, text: str) -> None:
+    key, piece = _detail(text)
+    d.pieces.setdefault(key, []).append(piece)
 
 
 def _pair(store):
@@ -236,11 +246,18 @@ def _scoring_entry(v: Verdict, rest: str) -> None:
     v.scoring.append((int(i), w, f, fw))
 
 
+@functools.lru_cache(maxsize=2**14)  # bounded: arguments name the request's values (issue 18)
+def _arguments(text: str) -> tuple[clingo.Symbol, ...]:
+    """The arguments of a rare atom, parsed once per text: a batch's worlds
+    show the same criteria, shared reasons and query atoms (issue 26)."""
+    return tuple(clingo.parse_term(text).arguments)
+
+
 def _symbol(read):
     """A decoder of a rare atom (a few per query or per runtime), read as a
     symbol: `read(decoding, arguments)`."""
     def decode(d: _Decoding, text: str) -> None:
-        read(d, clingo.parse_term(text).arguments)
+        read(d, _arguments(text))
 
     return decode
 
