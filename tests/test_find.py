@@ -650,7 +650,7 @@ def test_usage_errors_exit_2(argv, message):
 
 # Terms that name a group of facts (a signature, a weights term) differ between
 # the two; they are compared by the facts each entry's group holds.
-GROUPED = {"signature": "sig", "sig_declares": "sig", "sig_version": "sig", "sig_operator": "sig",
+GROUPED = {"sig_declares": "sig", "sig_version": "sig", "sig_operator": "sig",
            "sig_architecture": "sig", "sig_quantization": "sig", "weights": "w", "weights_stored": "w",
            "weights_priority": "w", "weights_score_option": "w", "weights_shown_option": "w", "weights_absent": "w"}
 
@@ -680,7 +680,7 @@ def _comparable(facts: list[clingo.Symbol]) -> set:
     for f in facts:
         if f.name == "entry":
             r, i, sig, weights = f.arguments
-            seen.add(("entry", _normal(r), i.number, frozenset(groups[sig]), frozenset(groups[weights])))
+            seen.add(("entry", _normal(r), i.number, frozenset(groups.get(sig, ())), frozenset(groups[weights])))
         elif f.name == "runtime_name_rank":
             ranks[_normal(f.arguments[0])] = f.arguments[1].number
         elif f.name not in GROUPED:

@@ -166,6 +166,19 @@ def _model(fmt="safetensors"):
     return model("m", modelFormat={"name": fmt, "version": "1.0.0"})
 
 
+def test_a_world_matches_its_own_signatures_only():
+    """The signatures' facts are the batch's (D-130), but a world matches its
+    model with its entries' signatures alone (D-160): the worlds' E15 pieces
+    were grounded per (model, every signature of the batch), 585 atoms a T1
+    world (docs/performance.md)."""
+    query = Query("ns", model="m")
+    batch = _together([([_model(), _runtime("rt")], query), ([_model(), _runtime("rt", "onnx")], query)])
+    ctl = engine.ground_program(worlds.batch_program(batch), Variant.BATCH_EXPLAIN.files, worlds.load)
+    pairs = {(a.symbol.arguments[0].number, str(a.symbol.arguments[2])) for a in ctl.symbolic_atoms.by_signature("pair", 3)}
+    assert pairs == {(w, signature) for w, facts in enumerate(batch) for signature in sum(facts.signatures.values(), [])}
+    assert len(pairs) == 2  # the two worlds' signatures differ
+
+
 def test_a_world_never_sees_another_worlds_objects():
     """Same object names, same namespaces in every world: each world's answer
     is its own cluster's (here world 0's runtime supports the model, world

@@ -159,7 +159,7 @@ INPUT_SCHEMA = ("input.lp",)  # the encoding files whose #defined statements dec
 # versions of the cluster serves each version (an extra row is never joined),
 # as the union of a batch's tables serves each of its cases (worlds.py, D-130).
 VALUE_TABLES = frozenset({
-    "signature", "sig_declares", "sig_version", "sig_operator", "sig_architecture", "sig_quantization",
+    "sig_declares", "sig_version", "sig_operator", "sig_architecture", "sig_quantization",
     "sig_pipeline", "sig_pipeline_class", "sig_component", "sig_component_field", "weights", "weights_absent",
     "weights_stored", "weights_priority", "weights_score_option", "weights_shown_option", "version", "size_gap",
     "size_distance", "not_a_number",
@@ -620,7 +620,6 @@ class EntryTables:
             return self._signatures[key]
         s = self._signatures[key] = term("sig", len(self._signatures) + 1)
         fact = self._builder.fact
-        fact.signature(s)
         for side, ref in (("format", entry.model_format), ("framework", entry.model_framework)):
             if ref is None:  # code-v0.1.5 only: the entry lacks the side (I4)
                 continue

@@ -87,7 +87,6 @@ def signature(b, n, names=None, versions=None, operators=None, arch=None, quant=
     """Signature sig(n): safetensors / transformers unless `names` says otherwise."""
     s = sig(n)
     names = {"format": "safetensors", "framework": "transformers", **(names or {})}
-    b.fact.signature(s)
     for side, name in names.items():
         b.fact.sig_declares(s, const(side), name)
         b.fact.sig_operator(s, const(side), (operators or {}).get(side, "Equal"))  # I3 default
@@ -375,8 +374,8 @@ def test_q16_compatible_entries_only_where_the_first_one_is_wanted():
 
 def test_pairs_are_the_evaluated_models_with_every_signature():
     """Matching is decided for each model some query evaluates, with every
-    signature, once, however many queries evaluate the model; a model no
-    query evaluates is not matched."""
+    entry's signature, once, however many queries evaluate the model; a model
+    no query evaluates is not matched."""
     unused = term('cbm("unused")')
     b = builder()
     b.fact.evaluated(2, M)
@@ -389,6 +388,19 @@ def test_pairs_are_the_evaluated_models_with_every_signature():
     assert answer.rows("pair") == {(text(M), "sig(0)"), (text(M), "sig(1)")}
     assert answer.rows("compatible") == {(text(M), "sig(0)")}
     assert mismatches(answer, unused) == set()
+
+
+def test_a_signature_no_entry_has_is_not_matched():
+    """The signatures matched are the entries' (D-160): a signature's facts
+    without an entry that has it (in a batch of worlds, another world's
+    signature, whose facts are the batch's) ground no pair and no piece."""
+    b = builder()
+    model(b)
+    entry(b, 0)
+    signature(b, 1, arch="A")  # no entry has sig(1)
+    answer = solve(b)
+    assert answer.rows("pair") == {(text(M), "sig(0)")}
+    assert mismatches(answer) == set()
 
 
 def test_a_shared_signature_is_matched_once_for_all_its_entries():

@@ -113,7 +113,6 @@ def entries(b, pieces, r=RT, first=0):
     signature is compatible."""
     for i, entry_pieces in enumerate(pieces):
         s = sig(first + i)
-        b.fact.signature(s)
         b.fact.entry(r, i, s, W)
         for part, piece in entry_pieces:
             b.fact.mismatch(M, s, const(part), term(piece))
@@ -290,7 +289,6 @@ def test_e16_label_with_none_parts(model, label):
     """E16: the label's parts, none for each part the model does not set (E16
     examples by id); the Q5 reason carries it."""
     b = builder(model)
-    b.fact.signature(sig(0))
     b.fact.sig_declares(sig(0), const("format"), "onnx")
     b.fact.entry(RT, 0, sig(0), W)
     answer = solve(b)
@@ -466,7 +464,6 @@ def test_q5_every_check_runs_on_a_candidate_that_does_not_support():
     explaining: a disabled runtime without a compatible entry fails Q2 first
     and Q5, Q6, Q7, Q8 later."""
     b = builder()
-    b.fact.signature(sig(0))
     b.fact.sig_declares(sig(0), const("format"), "onnx")
     b.fact.entry(RT, 0, sig(0), W)
     b.fact.runtime_disabled(RT)

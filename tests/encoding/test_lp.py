@@ -11,7 +11,7 @@ RT = runtime_id("ClusterServingRuntime", None, "rt")
 
 def test_input_predicates_are_read_from_input_lp():
     assert {
-        "runtime_declared/1", "entry/4", "signature/1", "sig_declares/3", "weights/1",
+        "runtime_declared/1", "entry/4", "sig_declares/3", "weights/1",
         "weights_score_option/4", "version/7", "size_gap/3", "accelerator_class/1",
     } <= INPUT_PREDICATES
     assert "runtime/1" not in INPUT_PREDICATES  # derived by admission.lp

@@ -60,7 +60,7 @@ def test_code_v015_Q4_no_check_when_off():
 
 def compatibility(schema, declares):
     """Model M with format safetensors and framework transformers against
-    signature sig(1) declaring the sides in `declares`."""
+    signature sig(1), RT's entry 0, declaring the sides in `declares`."""
     b = FactBuilder(schema=None)
     if schema is not None:
         switch(b, "schema_validation", schema)
@@ -70,7 +70,7 @@ def compatibility(schema, declares):
     b.fact.model_declares(M, const("format"), "safetensors")
     b.fact.model_declares(M, const("framework"), "transformers")
     s = term("sig(1)")
-    b.fact.signature(s)
+    b.fact.entry(RT, 0, s, term("w(1)"))
     for side, name in declares.items():
         b.fact.sig_declares(s, const(side), name)
     upstream = ("evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3", "first_entry_wanted/2")
