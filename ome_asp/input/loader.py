@@ -2,8 +2,8 @@
 
 `load` reads files, directories and stdin, unwraps `kind: List` documents,
 validates every field selection reads the way the API server would (I4, I5),
-applies the API-server defaults (I3) and returns a `Cluster` in canonical
-order (I10). Malformed input raises `InputError` with one message of the form
+applies the API-server defaults (I3) and returns a `Cluster` whose runtimes
+and InferenceServices are in canonical order (I10). Malformed input raises `InputError` with one message of the form
 `<file>:<line>: document <n>: <Kind> <namespace>/<name>: <field path>: <why>`;
 suspected typos, documents of other kinds and version or size strings that do
 not parse become warnings of the same form (I11), or errors with `strict=True`.
@@ -388,12 +388,16 @@ class _Reader:
             self.classes.append(AcceleratorClass(name=name, source=source))
 
     def cluster(self) -> Cluster:
-        """The objects in canonical order (I10), so no answer depends on input order."""
+        """Runtimes and InferenceServices in canonical order (I10): the facts number
+        entries' signatures and weights in runtime order, and select --all
+        answers in InferenceService order. Models and AcceleratorClasses keep
+        the input's: every reader looks them up by key or sorts what it shows
+        (D-170)."""
         return Cluster(
-            models=sorted(self.models, key=lambda m: (m.kind, m.namespace or "", m.name)),
+            models=self.models,
             runtimes=sorted(self.runtimes, key=lambda r: (r.kind, r.namespace or "", r.name)),
             inference_services=sorted(self.services, key=lambda s: (s.namespace, s.name)),
-            accelerator_classes=sorted(self.classes, key=lambda c: c.name),
+            accelerator_classes=self.classes,
             warnings=fold(self.warnings),
             profile=self.profile,
             contents=self.contents,

@@ -235,8 +235,10 @@ def object_key(obj: Model | Runtime | InferenceService | AcceleratorClass) -> tu
 
 @record
 class Cluster:
-    """Everything read from the input, in canonical order (I10), plus the
-    warnings the loader produced (I11), in input order."""
+    """Everything read from the input, runtimes and InferenceServices in
+    canonical order (I10; models and AcceleratorClasses in input order, which
+    nothing reads: D-170), plus the warnings the loader produced (I11), in
+    input order."""
 
     models: list[Model] = field(default_factory=list)
     runtimes: list[Runtime] = field(default_factory=list)
