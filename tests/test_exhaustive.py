@@ -17,7 +17,8 @@ the admission webhook on an InferenceService). So every catalogue property
 is checked under v1.3 (v1.2.2 answers explain --model alike where no size is
 in play, D1 and D3 need an InferenceService), and `--differ` between each
 pair of profiles, with a size in play (Z3), at `--on selected` and
-`--on order`.
+`--on order`: find's witness, and every cluster on which the pair differs
+(find's program enumerated) against the reference model's.
 
 A planted bug on either side is caught: O1 dropped from a copy of the
 encoding (find then finds a witness the reference model refutes) and O1
@@ -32,6 +33,7 @@ import json
 import shutil
 from functools import lru_cache
 
+import clingo
 import pytest
 import reference_model as ref
 
@@ -182,23 +184,63 @@ def test_every_catalogue_property_is_checked():
 PAIRS = [("v1.3", "v1.2.2"), ("v1.3", "code-v0.1.5"), ("v1.2.2", "code-v0.1.5")]
 
 
-def differ_mismatch(pair: tuple[str, str], on: str, clusters: tuple, answers: dict) -> str | None:
+LEVELS = ("selected", "order")
+
+
+def differ_mismatch(pair: tuple[str, str], on: str, clusters: tuple, answers: dict, engine: set) -> str | None:
     report = find("--differ", ",".join(pair), "--on", on, *flags(pools_of("differ")))
     if report["bounds"]["clusters"] != len(clusters):
         return f"find searched {report['bounds']['clusters']} clusters, the enumeration has {len(clusters)}"
     if not report["found"]:  # Z3: a one-bounded range with a sized model is v1.2.2's unsupported input, code-v0.1.5's panic
         return "find: no difference"
+    # not only the smallest: every cluster on which the reference model's answers differ
+    reference = {frozenset(f"set({slot},{f},{position})" for slot, f, position in c.chosen)
+                 for c in clusters if differs(*(answers[p][c.number] for p in pair), on)}
+    if reference != engine:
+        return (f"{len(engine)} clusters differ in find's worlds, {len(reference)} under the reference model, "
+                f"e.g. {sorted(min(map(sorted, engine ^ reference)))}")
     return mismatch(report, clusters, lambda c: differs(*(answers[p][c.number] for p in pair), on),
                     lambda manifests: differs(*(explain(manifests, p) for p in pair), on))
+
+
+def differing(pair: tuple[str, str]) -> dict[str, set]:
+    """Per level, every cluster (its set/3 atoms) on which find's worlds of
+    the pair's profiles differ: find's own program, enumerated instead of
+    optimised, differ_on an external so both levels share one grounding."""
+    bounds = finder.Bounds(runtimes=RUNTIMES, entries=ENTRIES, pools={**finder.DEFAULT_POOLS, **pools_of("differ")})
+    worlds = [finder.World(profiles.resolve(p, None), programs.encoding_dir(), None) for p in pair]
+    conditions = [finder.find_dir() / "answers.lp", finder.find_dir() / "differ.lp"]
+    ctl = finder.ground(["--opt-mode=ignore", "--models=0", "--project=show"], bounds, worlds, conditions,
+                        "".join(f"#external differ_on({on}).\n" for on in LEVELS) + "#show set/3.\n")
+    found = {}
+    for on in LEVELS:
+        level, chosen = clingo.Function("differ_on", [clingo.Function(on)]), set()
+        ctl.assign_external(level, True)  # an external is false until assigned (an assumption cannot lift it)
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                # one C call per atom (str), not one per argument
+                chosen.add(frozenset(text for text in map(str, model.symbols(shown=True)) if text.startswith("set(")))
+        ctl.assign_external(level, False)
+        found[on] = chosen
+    return found
 
 
 def test_find_differ_answers_every_profile_pair_as_the_enumeration_does():
     clusters = enumerated("differ", "v1.3", False)
     # each cluster answered once per profile, by its number, for the six questions
-    # (explained's key, the manifests as JSON, cost a JSON dump per lookup)
-    answers = {p: [explain(c.documents, p) for c in clusters] for p in {p for pair in PAIRS for p in pair}}
-    problems = {f"{','.join(pair)} --on {on}": differ_mismatch(pair, on, clusters, answers)
-                for pair in PAIRS for on in ("selected", "order")}
+    # (explained's key, the manifests as JSON, cost a JSON dump per lookup); v1.2.2
+    # reads and admits the manifests as v1.3 does (profiles.md 2: D1, D3, Z3), so one
+    # reading of them serves both
+    answers: dict[str, list] = {"v1.3": [], "v1.2.2": [], "code-v0.1.5": []}
+    for c in clusters:
+        read = ref.Cluster(c.documents, "v1.3")
+        for profile in ("v1.3", "v1.2.2"):
+            answers[profile].append(ref.cluster_report(read, "default", model="m", profile=profile))
+        answers["code-v0.1.5"].append(explain(c.documents, "code-v0.1.5"))
+    problems = {}
+    for pair in PAIRS:
+        engine = differing(pair)
+        problems |= {f"{','.join(pair)} --on {on}": differ_mismatch(pair, on, clusters, answers, engine[on]) for on in LEVELS}
     assert {case: problem for case, problem in problems.items() if problem} == {}
 
 

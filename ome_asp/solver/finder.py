@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Sequence
 
 import clingo
 
@@ -433,7 +434,7 @@ def _shares(world: World, first: World, files: tuple[str, ...]) -> tuple[int, se
     change reaches; the rest is world 1's (pinned.add)."""
     if world.variant not in VARIES or (world.profile, world.encoding) != (first.profile, first.encoding):
         return None
-    programs = [engine.statements(str(find_dir() / "generate.lp"))]
+    programs: list[Sequence] = [engine.statements(str(find_dir() / "generate.lp"))]
     programs += [pinned.statements(world.encoding / name, 1) for name in files]
     return 1, pinned.varied(VARIES[world.variant], programs)
 
@@ -456,23 +457,8 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
     for the smallest witness stays sequential (clasp's parallel optN
     enumeration does not flag the optimum as proven)."""
 
-    files = world_variant(bounds, explain).files
-    # Scores keyed by the model, not by its score view: one per possible model, not per possible view (pinned.COLLAPSED, D-71).
-    collapse = pinned.collapsible([*conditions, *([where] if where else []),
-                                   *{w.encoding / name for w in world_list for name in files}])
-
     def grounded(options: list[str]) -> clingo.Control:
-        ctl = clingo.Control(options, logger=lambda code, message: None)
-        ctl.add("base", [], program(bounds, world_list, extra_runtime) + parameters)
-        ctl.load(str(find_dir() / "generate.lp"))
-        for path in conditions:
-            ctl.load(str(path))
-        for number, world in enumerate(world_list, 1):
-            pinned.add(ctl, [world.encoding / name for name in files], number, _shares(world, world_list[0], files), collapse)
-        if where is not None:
-            pinned.add(ctl, [where], 1, collapse=collapse)
-        ctl.ground([("base", [])])
-        return ctl
+        return ground(options, bounds, world_list, conditions, parameters, where, extra_runtime, explain)
 
     # Two groundings: one reconfigured between its solves kept its threads (D-69).
     if threads > 1 and not grounded(["--opt-mode=ignore", f"--parallel-mode={threads},split"]).solve().satisfiable:
@@ -488,6 +474,27 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
         raise InternalError(f"find: the smallest witness is not unique ({len(optimal)} optimal answer sets)")
     symbols, cost = optimal[0]
     return decode(symbols, cost, bounds)
+
+
+def ground(options: list[str], bounds: Bounds, world_list: list[World], conditions: list[Path], parameters: str = "",
+           where: Path | None = None, extra_runtime: bool = False, explain: bool = False) -> clingo.Control:
+    """The search's program, ground under clingo's `options` (search's
+    arguments; tests/test_exhaustive.py enumerates every witness with it)."""
+    files = world_variant(bounds, explain).files
+    # Scores keyed by the model, not by its score view: one per possible model, not per possible view (pinned.COLLAPSED, D-71).
+    collapse = pinned.collapsible([*conditions, *([where] if where else []),
+                                   *{w.encoding / name for w in world_list for name in files}])
+    ctl = clingo.Control(options, logger=lambda code, message: None)
+    ctl.add("base", [], program(bounds, world_list, extra_runtime) + parameters)
+    ctl.load(str(find_dir() / "generate.lp"))
+    for path in conditions:
+        ctl.load(str(path))
+    for number, world in enumerate(world_list, 1):
+        pinned.add(ctl, [world.encoding / name for name in files], number, _shares(world, world_list[0], files), collapse)
+    if where is not None:
+        pinned.add(ctl, [where], 1, collapse=collapse)
+    ctl.ground([("base", [])])
+    return ctl
 
 
 def decode(symbols: list[clingo.Symbol], cost: list[int], bounds: Bounds) -> Witness:

@@ -22,8 +22,10 @@ does (an empty #max would be #inf). On facts both forms ground alike.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
+from typing import Sequence
 
 import clingo
 from clingo import ast
@@ -256,9 +258,17 @@ def collapsible(paths: list[Path]) -> bool:
     return all(found.found.count(term) == collapsed.count(term) for term in set(collapsed))
 
 
-def statements(path: Path, world: int, collapse: bool = False) -> list:
+def statements(path: Path, world: int, collapse: bool = False) -> tuple:
     """The statements of one encoding file as world `world`'s copy (with
-    COLLAPSED's terms replaced if `collapse`, see collapsible)."""
+    COLLAPSED's terms replaced if `collapse`, see collapsible). Rewritten
+    once per file version in a process: every profile's world reads the same
+    files (the profile is in the facts), and the tests run many searches."""
+    stat = path.stat()
+    return _statements(path, stat.st_mtime_ns, stat.st_size, world, collapse)
+
+
+@lru_cache(maxsize=256)
+def _statements(path: Path, _mtime: int, _size: int, world: int, collapse: bool) -> tuple:
     pin = _Pin(world)
     result: list = []
     stem = re.sub("[^a-z0-9]", "_", path.stem.lower())
@@ -284,7 +294,7 @@ def statements(path: Path, world: int, collapse: bool = False) -> list:
             add(statement, number)
             continue
         ast.parse_string("\n".join(texts), lambda s: s.ast_type == ast.ASTType.Program or add(s, number))  # noqa: B023 (parsed here)
-    return result
+    return tuple(result)
 
 
 def add(ctl: clingo.Control, paths: list[Path], world: int, shares: tuple[int, set] | None = None,
@@ -350,7 +360,7 @@ def _predicates(statement) -> tuple[set, set]:
     return _atoms(statement.head), _atoms(*statement.body)
 
 
-def varied(roots: set[tuple[str, int]], programs: list[list]) -> set[tuple[str, int]]:
+def varied(roots: set[tuple[str, int]], programs: list[Sequence]) -> set[tuple[str, int]]:
     """The predicates that depend on `roots` through the rules of `programs`
     (a head depends on every atom of its rule, the head's own conditions
     included: more than needed is safe, it only shares less)."""
