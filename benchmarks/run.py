@@ -167,7 +167,7 @@ class Suite:
         self.results["memory"] = {"runtimes": runtimes, "models": models, "peak_rss_mb": int(out.stdout) / 1024}
 
     def whole_cluster_job(self, runtimes: int, models: int, jobs: tuple[int, ...]) -> None:
-        """G8, G8m, G9: explain --all-models, YAML in, JSON out, for each profile
+        """G8, G8m, G9, G9r: explain --all-models, YAML in, JSON out, for each profile
         and each -j: the whole process's time; its phases (--timers, summed over
         the processes); the peak RSS of the parent and of its largest worker
         (VmHWM, and ru_maxrss of the children, in a process of its own); and
@@ -181,9 +181,10 @@ class Suite:
                         "--profile", profile, "-j", str(j)]
                 run = lambda: subprocess.run([sys.executable, "-m", "ome_asp", *argv], capture_output=True, cwd=ROOT)  # noqa: E731
                 seconds = median(run, self.repeat)
-                timed = subprocess.run([sys.executable, "-m", "ome_asp", *argv, "--timers"], capture_output=True,
-                                       text=True, cwd=ROOT).stderr
-                phases = dict(re.findall(r"(\w+) ([\d.,]+) ms", timed.splitlines()[-1]))
+                # --stats in the same run: its rows (models × runtimes listed) for G9r, read after the job
+                timed = subprocess.run([sys.executable, "-m", "ome_asp", *argv, "--timers", "--stats"], capture_output=True,
+                                       text=True, cwd=ROOT).stderr.splitlines()
+                phases = dict(re.findall(r"(\w+) ([\d.,]+) ms", timed[-2]))
                 code = (
                     "import os, resource, sys; sys.path.insert(0, sys.argv[1]); from ome_asp.cli import main;"
                     "main(sys.argv[2:], stdout=open(os.devnull, 'w'), stderr=open(os.devnull, 'w'));"
@@ -192,7 +193,7 @@ class Suite:
                 )
                 out = subprocess.run([sys.executable, "-c", code, str(ROOT), *argv], capture_output=True, text=True,
                                      check=True, cwd=ROOT).stdout.split()
-                rows.append({"profile": profile, "jobs": j, "seconds": seconds,
+                rows.append({"profile": profile, "jobs": j, "seconds": seconds, "rows": int(re.search(r"rows (\d+)", timed[-1])[1]),
                              "phases": {k: float(v.replace(",", "")) / 1000 for k, v in phases.items()},
                              "parent_mb": int(out[0]) / 1024, "worker_mb": int(out[1]) / 1024})
         self.results["whole_cluster"] = {"runtimes": runtimes, "models": models, "rows": rows}
@@ -275,6 +276,7 @@ GOALS = [
     ("G8", "explain --all-models -o json, 100 models × 550 runtimes, YAML in, both profiles, 2 cores ≤ 0.7 s"),
     ("G8m", "the same job's peak RSS ≤ 250 MB (the largest process)"),
     ("G9", "decode + output ≤ 10 % of the same job's time"),
+    ("G9r", "the same job's decode ≤ 5 µs and output ≤ 5 µs per row listed (issue 26 item 4)"),
 ]
 
 
@@ -308,6 +310,9 @@ def goals(results: dict) -> list[tuple[str, str, str, bool]]:
         ("G8m", ", ".join(f"{r['profile']} {_peak(r):.0f} MB" for r in best), all(_peak(r) <= 250 for r in best)),
         ("G9", ", ".join(f"{r['profile']} {_decode_output_share(r):.0%}" for r in one),
          all(_decode_output_share(r) <= 0.10 for r in one)),
+        ("G9r", ", ".join(f"{r['profile']} decode {_per_row(r, 'decode'):.1f} µs, output {_per_row(r, 'output'):.1f} µs"
+                          for r in one) + f" ({one[0]['rows']:,} rows, -j 1)",
+         all(_per_row(r, phase) <= 5 for r in one for phase in ("decode", "output"))),
     ]
     return [(gid, text, measured, met) for (gid, text), (_, measured, met) in zip(GOALS, rows)]
 
@@ -320,6 +325,11 @@ def _peak(row: dict) -> float:
 def _decode_output_share(row: dict) -> float:
     phases = row["phases"]
     return (phases["decode"] + phases["output"]) / phases["total"]
+
+
+def _per_row(row: dict, phase: str) -> float:
+    """A phase's µs per row listed (a -j 1 run: one process's time)."""
+    return row["phases"][phase] / row["rows"] * 1e6
 
 
 def amdahl(whole: dict) -> list[tuple[str, float, float, float]]:

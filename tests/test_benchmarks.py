@@ -14,6 +14,8 @@ def test_benchmark_suite_runs_on_tiny_sizes():
     assert result.returncode == 0, result.stderr
     for goal in ("G1", "G2", "G3", "G4", "G5", "G6", "G7", "G8"):
         assert f"| {goal} |" in result.stdout
+    # issue 26 item 4: decode and output per row listed, of the rows --stats counts
+    assert re.search(r"\| G9r \|.*\| v1\.3 decode [\d.]+ µs, output [\d.]+ µs, .* \(60 rows, -j 1\) \|", result.stdout)
     assert "| 3 × 20 | rank |" in result.stdout and "| 3 × 20 | explain |" in result.stdout
 
 
@@ -27,3 +29,13 @@ def test_worlds_benchmark_runs_on_tiny_sizes():
     # T3's lever states this run's profile, counted (it named work done since, D-130, D-135)
     (lever,) = [line for line in result.stdout.splitlines() if line.startswith("- T3: ")]
     assert re.search(r"\. [\d,]+ Python calls per case in the profiled batch .* makes them: .*input/loader\.py [\d,]+", lever)
+
+
+def test_rows_benchmark_runs_on_tiny_sizes():
+    """benchmarks/rows.py (issue 26 item 4): decode and output per row, in CPU time, and their Python calls."""
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "rows.py"), "--quick", "--profile", "code-v0.1.5"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("3 models × 20 runtimes, code-v0.1.5: 60 rows (")
+    for phase in ("decode", "output"):
+        assert re.search(rf"^{phase}: [\d.]+ µs per row \(CPU, least of 1\), [\d.]+ Python calls per row$", result.stdout, re.M)
