@@ -25,6 +25,6 @@ class Pattern:
 
     def __getattr__(self, name: str) -> Any:  # only until the first use (then the attributes are found)
         compiled = re.compile(*self._source)
-        for method in ("match", "fullmatch", "search", "split", "sub", "findall", "finditer"):
+        for method in ("match", "fullmatch", "search", "split", "sub", "subn", "findall", "finditer"):
             setattr(self, method, getattr(compiled, method))
         return getattr(compiled, name)

@@ -174,6 +174,17 @@ def test_texts_prints_like_str_whatever_the_strings_hold(strings):
     assert answer._texts(symbols) == [str(s) for s in symbols]
 
 
+@given(st.lists(st.one_of(_TEXT, st.sampled_from([",no_row(", "),later_reason(", "\n", '"', "\\", ""])), max_size=5))
+def test_lines_print_one_atom_a_line_whatever_the_strings_hold(strings):
+    """decode reads the atoms one a line (issue 26 item 4): a string that looks
+    like the next atom makes the substitution find an extra boundary, and
+    _lines prints atom by atom; a string's newline is printed escaped."""
+    symbols = [clingo.Function(name, [clingo.Number(1), clingo.Function("csr", [clingo.String(s)])])
+               for s in strings for name in ("no_row", "selected")]
+    assert answer._lines(symbols) == "\n".join(str(s) for s in symbols)
+    assert answer._lines(symbols).count("\n") == max(len(symbols) - 1, 0)
+
+
 def test_texts_of_a_models_symbols_come_from_its_array():
     """issue 13: a Model's shown atoms are printed from clingo's C array (no
     Python object per atom), the same texts as printing each; a clingo whose

@@ -483,7 +483,7 @@ def test_issue18_memory_per_distinct_name_is_recycled():
     from ome_asp.render import reasons
     from ome_asp.solver import answer, facts
 
-    for cached in (facts.quoted, reasons._text, answer._term, answer._detail, answer._arguments):
+    for cached in (facts.quoted, reasons._text, answer._term, answer._arguments):
         assert cached.cache_info().maxsize is not None
     oracle = serve_module.Oracle(serve_module.load([WORKED]))
     for n in range(serve_module.CACHED_MISSES):

@@ -6,6 +6,7 @@ reads them from the shown atoms (encoding/show.lp and the #show of each file).
 from __future__ import annotations
 
 import functools
+import re
 
 import clingo
 
@@ -128,17 +129,24 @@ def criteria_of(ctl: clingo.Control) -> dict[int, str]:
 # Most atoms of a large answer are about one (query, runtime) pair. Reading
 # them from clingo's own printing is several times faster than walking each
 # symbol through the API; reason terms, few distinct ones, are parsed once.
-_STRING = r'"(?:[^"\\]|\\.)*"'
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'  # (an unrolled loop: a step per run of plain characters, not per character)
 _RUNTIME = rf"(?:sr\({_STRING},|csr\(){_STRING}\)"
 _PAIR_ARGS = Pattern(rf"\w+\((\d+),({_RUNTIME})(?:,(.*))?\)")  # an atom about (query, runtime[, rest])
-# rank_key/3 and the failures, most of the atoms of a large answer, in one match each.
-_RANK_KEY = Pattern(rf"rank_key\((\d+),({_RUNTIME}),\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)\)")
-_NO_ROW = Pattern(rf"no_row\((\d+),({_RUNTIME}),(q\d),(.*),(\d+)\)")
-_LATER_REASON = Pattern(rf"later_reason\((\d+),({_RUNTIME}),(q\d),(.*)\)")
-_MISMATCH_DETAIL = Pattern(rf"mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)")
 _SCORING = Pattern(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
-# A Yes row's PRIORITY and the exact decimal of its WEIGHT (an integer), in one match.
-_COLUMNS = Pattern(rf'explain_columns\((\d+),({_RUNTIME}),(-?\d+),val\(-?\d+,"([^"]*)"\)\)')
+# explain's rows, most atoms of a large answer, read in one scan of the atoms
+# printed one a line (`decode_lines`), a tuple of groups per atom, without a
+# Python call per atom (issue 26 item 4): no_row/5, later_reason/4, rank_key/3
+# and explain_columns/4 (a Yes row's PRIORITY and the exact decimal of its
+# WEIGHT, an integer) share their query and runtime groups, the name's group
+# choosing the rest; mismatch_detail/4; any other atom is the last group,
+# read by its entry of the decode table.
+_ROWS = Pattern(
+    rf"^(?:(?:(no_row)|(later_reason)|(rank_key)|explain_columns)\((\d+),({_RUNTIME}),"
+    rf'(?(1)(q\d),(.*),(\d+)|(?(2)(q\d),(.*)|(?(3)\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)|(-?\d+),val\(-?\d+,"([^"]*)"\))))\)'
+    rf"|mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)"
+    rf"|(.*))$",
+    re.MULTILINE,
+)
 # Reason terms and E15 pieces recur across answers (serve answers case after case).
 _term = functools.lru_cache(maxsize=2**14)(clingo.parse_term)
 
@@ -173,48 +181,10 @@ class _Decoding:
         return self.verdict(q, r), rest
 
 
-def _rank_key(d: _Decoding, text: str) -> None:
-    q, r, *cost = _RANK_KEY.fullmatch(text).groups()
-    v = d.verdict(q, r)
-    v.qualifies, v.cost = True, tuple(map(int, cost))
-
-
-def _no_row(d: _Decoding, text: str) -> None:
-    q, r, check, reason, mask = _NO_ROW.fullmatch(text).groups()
-    v = d.verdict(q, r)
-    v.failures[check] = term = _term(reason)
-    v.first_failure = (check, term)
-    v.failures_key = ((check, reason), *v.failures_key)  # later_reason/4 may have come first
-    if mask != "0":  # the reasons of its later checks may come after it: read in _complete
-        d.later.append((v, int(mask)))
-
-
-def _later_reason(d: _Decoding, text: str) -> None:
-    q, r, check, reason = _LATER_REASON.fullmatch(text).groups()
-    v = d.verdict(q, r)
-    v.failures[check] = _term(reason)
-    v.failures_key += ((check, reason),)
-
-
 @functools.cache
 def _later_checks(mask: int) -> tuple[str, ...]:
     """The checks of a No row's mask (rows.lp): bit K is check qK (check_order/2)."""
     return tuple(f"q{k}" for k in range(mask.bit_length()) if mask >> k & 1)
-
-
-@functools.lru_cache(maxsize=2**14)  # bounded: pieces name the request's values (issue 18)
-def _detail(text: str) -> tuple[tuple[str, str], tuple[int, clingo.Symbol]]:
-    """An E15 piece's (model, signature) and (K, piece). The same atom comes
-    in every world of a batch whose model and signature declare alike (the
-    model's identifier and sig(N) are the same text; serve's requests of one
-    kind of model), so it is read once (issue 26)."""
-    model, signature, k, piece = _MISMATCH_DETAIL.fullmatch(text).groups()
-    return (model, signature), (int(k), _term(piece))
-
-
-def _mismatch_detail(d: _Decoding, text: str) -> None:
-    key, piece = _detail(text)
-    d.pieces.setdefault(key, []).append(piece)
 
 
 def _pair(store):
@@ -233,12 +203,6 @@ def _runtime_used(d: _Decoding, text: str) -> None:  # not a row: M6 uses a runt
 def _selected(d: _Decoding, text: str) -> None:
     q, r, _ = _PAIR_ARGS.fullmatch(text).groups()
     d.queries[int(q)].selected = d.verdict(q, r).runtime
-
-
-def _columns(d: _Decoding, text: str) -> None:
-    q, r, priority, weight = _COLUMNS.fullmatch(text).groups()
-    v = d.verdict(q, r)
-    v.priority, v.weight = int(priority), int(weight)
 
 
 def _scoring_entry(v: Verdict, rest: str) -> None:
@@ -289,17 +253,21 @@ def _unexpected(d: _Decoding, text: str) -> None:
     raise InternalError(f"unexpected shown atom {text}")
 
 
+def _unread(d: _Decoding, text: str) -> None:  # an atom _ROWS reads, of a shape it does not
+    raise InternalError(f"shown atom {text} is not of the shape decode_lines reads")
+
+
 # Every atom the programs show, by (name, arity), and how it is read: the one
 # decode table. tests/test_engine.py checks its keys against the encoding's
 # #show statements. edits.lp's apply/1 is read by ome_asp.analysis.edits (steer and
 # compare) from their own answers, never here.
 _DECODERS = {
-    # explain's rows: most of a large answer, read from the text
-    ("rank_key", 3): _rank_key,
-    ("no_row", 5): _no_row,
-    ("later_reason", 4): _later_reason,
-    ("mismatch_detail", 4): _mismatch_detail,
-    ("explain_columns", 4): _columns,
+    # explain's rows: most of a large answer, read by _ROWS in decode_lines
+    ("rank_key", 3): _unread,
+    ("no_row", 5): _unread,
+    ("later_reason", 4): _unread,
+    ("mismatch_detail", 4): _unread,
+    ("explain_columns", 4): _unread,
     ("excluded_in_message", 2): _pair(lambda v, _: setattr(v, "in_no_runtime_message", True)),
     ("scoring_entry", 6): _pair(_scoring_entry),
     ("distance_basis", 3): _pair(lambda v, rest: setattr(v, "distance_basis", _term(rest))),
@@ -373,23 +341,63 @@ def _tuple_text(symbols) -> str:
     return str(clingo.Symbol(_c_call("clingo_symbol_t", _lib.clingo_symbol_create_function, b"", array, len(array), True)))
 
 
+def _lines(symbols) -> str:
+    """`"\\n".join(str(s) for s in symbols)` for shown atoms, as `_texts`
+    computes their texts: a newline for each boundary the split finds (a
+    string's newline is printed `\\n`, so each atom is one line)."""
+    if len(symbols) > 1:
+        text, boundaries = _NEXT_ATOM.subn("\n", _tuple_text(symbols)[1:-1])
+        if boundaries == len(symbols) - 1:
+            return text
+    return "\n".join([str(s) for s in symbols])
+
+
 def decode(symbols, n_queries: int, facts: Facts, go_sort=None) -> Answer:
     """The answer set (a list of symbols, or a Model's) as Python values
     (facts maps the ranks and identifiers of the answer back to numbers and
     runtimes). `go_sort(answer, facts)`, for code-v0.1.5, gives the order
     instead of the rank keys: a list of runtimes, or an outcome (name,
     detail) when Go leaves it unspecified."""
-    return decode_texts(_texts(symbols), n_queries, facts, go_sort)
+    return decode_lines(_lines(symbols), n_queries, facts, go_sort)
 
 
 def decode_texts(texts: list[str], n_queries: int, facts: Facts, go_sort=None) -> Answer:
-    """`decode` of the shown atoms as clingo prints them (str of each symbol),
-    in any order, in one pass, each read by its entry of the decode table."""
+    """`decode` of the shown atoms as clingo prints them (str of each symbol), in any order."""
+    return decode_lines("\n".join(texts), n_queries, facts, go_sort)
+
+
+def decode_lines(text: str, n_queries: int, facts: Facts, go_sort=None) -> Answer:
+    """`decode` of the shown atoms as clingo prints them, one a line, in any
+    order, in one scan (_ROWS); an atom not about a row is read by its
+    entry of the decode table."""
     with gc_paused():
         d = _Decoding(n_queries, facts)
-        by_name = _BY_NAME
-        for text in texts:
-            by_name.get(text[:text.find("(")], _unexpected)(d, text)
+        by_name, runtimes, pieces, later = _BY_NAME, d.runtimes, d.pieces, d.later
+        rows = {str(q): answer.verdicts for q, answer in d.queries.items()}
+        for (no_row, later_reason, rank_key, q, r, check, reason, mask, later_check, later_text, *cost,
+             priority, weight, model, signature, k, piece, other) in (_ROWS.findall(text) if text else ()):
+            if q:
+                verdicts, runtime = rows[q], runtimes[r]
+                v = verdicts.get(runtime)
+                if v is None:
+                    v = verdicts[runtime] = Verdict(runtime)
+                if no_row:
+                    v.failures[check] = term = _term(reason)
+                    v.first_failure = (check, term)
+                    v.failures_key = ((check, reason), *v.failures_key)  # later_reason/4 may have come first
+                    if mask != "0":  # the reasons of its later checks may come after it: read in _complete
+                        later.append((v, int(mask)))
+                elif later_reason:
+                    v.failures[later_check] = _term(later_text)
+                    v.failures_key += ((later_check, later_text),)
+                elif rank_key:
+                    v.qualifies, v.cost = True, tuple(map(int, cost))
+                else:  # explain_columns/4
+                    v.priority, v.weight = int(priority), int(weight)
+            elif model:
+                pieces.setdefault((model, signature), []).append((int(k), _term(piece)))
+            else:
+                by_name.get(other[:other.find("(")], _unexpected)(d, other)
         return _complete(d, facts, go_sort)
 
 
