@@ -110,7 +110,7 @@ def _build(cls: type, frozen: bool) -> type:
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         nonlocal made
         made += 1
-        if made == COMPILE_AFTER and (init := _compiled_init(cls, specs, post_init)) is not None:
+        if made == COMPILE_AFTER and (init := _compiled_init(cls, specs, post_init, frozen)) is not None:
             cls.__init__ = init  # type: ignore[misc]  # from the next instance on
         if len(args) > len(names):
             raise TypeError(f"{cls.__name__}() takes {len(names)} arguments but {len(args)} were given")
@@ -176,7 +176,7 @@ def _build(cls: type, frozen: bool) -> type:
 COMPILE_AFTER = 500
 
 
-def _compiled_init(cls: type, specs: list[Field], post_init: Callable | None) -> Callable | None:
+def _compiled_init(cls: type, specs: list[Field], post_init: Callable | None, frozen: bool) -> Callable | None:
     """`__init__(self, <field>=<default>, ...)` of the class's fields, in
     order: the generic one's values, defaults, factories and __post_init__,
     Python's own messages for a bad call. None when a field without a
@@ -196,7 +196,11 @@ def _compiled_init(cls: type, specs: list[Field], post_init: Callable | None) ->
             lines.append(f"    if {spec.name} is _MISSING:\n        {spec.name} = _factory_{k}()\n")
         else:
             parameters.append(spec.name)
-    lines += [f"    _set(self, {spec.name!r}, {spec.name})\n" for spec in specs]  # one by one, as the generic one (D-159)
+    # One by one, as the generic one (D-159); a record that is not frozen by
+    # assignment, as dataclasses writes it: object.__setattr__ is a call per
+    # field, about three times the time (a Verdict per explain row, D-165).
+    lines += [f"    _set(self, {spec.name!r}, {spec.name})\n" if frozen else f"    self.{spec.name} = {spec.name}\n"
+              for spec in specs]
     if post_init is not None:
         lines.append("    _post_init(self)\n")
     source = f"def __init__(self, {', '.join(parameters)}):\n{''.join(lines)}"

@@ -103,6 +103,26 @@ def test_a_compiled_init_makes_the_same_records_as_the_generic_one():
     assert compiled_class(1, note="a") == compiled_class(1, note="b")  # `note` is not compared
 
 
+def test_a_compiled_init_assigns_the_fields_of_a_record_not_frozen():
+    """D-165: a record that is not frozen is made by plain assignments (no call
+    per field), the same values, one key table shared as before (D-159)."""
+    @records.record
+    class Row:
+        name: str
+        kind: str
+        weight: int = 0
+        tags: list = records.field(default_factory=list)
+
+    generic = [vars(Row("x", "y", tags=[1])), vars(Row("x", "y"))]
+    for _ in range(records.COMPILE_AFTER):
+        Row("x", "y")
+    assert "<record" in Row.__init__.__code__.co_filename
+    assert "_set" not in Row.__init__.__code__.co_names
+    assert [vars(Row("x", "y", tags=[1])), vars(Row("x", "y"))] == generic
+    assert list(vars(Row("x", "y"))) == ["name", "kind", "weight", "tags"]
+    assert _bytes_per_instance(Row) < 200
+
+
 def test_a_class_with_a_required_field_after_a_default_keeps_the_generic_init():
     @records.record
     class Odd:
