@@ -51,10 +51,11 @@ def shown_symbols(facts, n_queries: int):
 
 def write(chunks, decoded, profile: profiles.Profile) -> str:
     """The JSON items explain --all-models writes for the decoded chunks (its
-    work, which writes them without the cyclic collector)."""
+    work: without the cyclic collector, E15's texts shared by a chunk's reports)."""
     with gc_paused():
-        return "".join(explain._batch_piece("json", i == 0, query, result.queries[n], profile)
-                       for (chunk, _, _), result in zip(chunks, decoded) for n, (i, query) in enumerate(chunk, 1))
+        return "".join(explain._batch_piece("json", i == 0, query, result.queries[n], profile, cache=cache)
+                       for (chunk, _, _), result in zip(chunks, decoded) for cache in [report.RowsCache()]
+                       for n, (i, query) in enumerate(chunk, 1))
 
 
 def empty_caches() -> None:

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ome_asp.input.loader import load, load_documents
+from ome_asp.render import report
 from ome_asp.solver import answer, ask, engine, programs
 from ome_asp.solver.facts import Query, build_facts
 from ome_asp.solver.programs import Variant
@@ -153,6 +154,33 @@ def test_a_no_row_is_one_shown_atom():
     assert {r.name: list(v.failures) for r, v in decoded.items() if v.failures} == {
         "off": ["q2", "q5", "q7", "q8"], "other-off": ["q2", "q5", "q7", "q8"], "small": ["q6", "q8"]}
     assert decoded[facts.runtimes['csr("small")']].failures["q8"].name == "matching_entry_not_auto_selected"
+
+
+def test_models_whose_entries_fail_alike_share_their_pieces():
+    """E15 (issue 26 item 4): two models of different labels whose entries'
+    pieces read alike share one dict of them across the batch, so a report
+    writes their text once (report.RowsCache); a model whose pieces differ
+    has its own, and each row's message names its own model's label."""
+    def model(name: str, version: str, fmt: str = "safetensors") -> dict:
+        return {"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": name},
+                "spec": {"modelFormat": {"name": fmt, "version": version}, "modelFramework": {"name": "transformers"}}}
+
+    cluster = cluster_of([  # the entry names no version: only the format's name is a piece
+        model("one", "1.0.0"), model("two", "2.0.0"), model("gguf", "1.0.0", "gguf"),
+        {"apiVersion": "ome.io/v1beta1", "kind": "ClusterServingRuntime", "metadata": {"name": "rt"},
+         "spec": {"supportedModelFormats": [_entry("onnx", True)]}},
+    ])
+    queries = [Query("default", model=name) for name in ("one", "two", "gguf")]
+    decoded = ask.solve(build_facts(cluster, queries), 3, Variant.EXPLAIN)
+    one, two, gguf = (next(iter(decoded.queries[q].verdicts.values())) for q in (1, 2, 3))
+    assert one.format_details is two.format_details and one.format_details is not gguf.format_details
+    assert [str(p) for p in gguf.format_details[0]] != [str(p) for p in one.format_details[0]]
+    cache = report.RowsCache()
+    messages = [report.explain_json(q, decoded.queries[n], for_json=True, cache=cache)["rows"].json("")
+                for n, q in enumerate(queries, 1)]
+    assert messages == [report.explain_json(q, decoded.queries[n], for_json=True)["rows"].json("")
+                        for n, q in enumerate(queries, 1)]
+    assert "'mt:safetensors:1.0.0:transformers'" in messages[0] and "'mt:safetensors:2.0.0:transformers'" in messages[1]
 
 
 def test_every_shown_atom_starts_a_piece():

@@ -169,8 +169,9 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
                 print(explain_note(profile), file=stderr)
         notes = report.notes_json(cluster.warnings, denied)
         keep, _ = _row_filter(args, result)  # no names are checked against many queries
+        cache = report.RowsCache()  # E15's texts, shared by the chunk's reports
         with gc_paused():
-            text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep)
+            text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep, cache)
                            for n, (i, query) in enumerate(chunk, 1))
         codes = frozenset(Exit.ERROR if a.error is not None else Exit.OUTCOME if a.ended is not None else Exit.OK
                           for a in result.queries.values())
@@ -280,12 +281,14 @@ def _wide_hint(lines: int, shown: list, filtered: bool) -> str | None:
 
 
 def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, profile: profiles.Profile,
-                 notes: dict = report.NO_NOTES, keep=None) -> str:
+                 notes: dict = report.NO_NOTES, keep=None, cache: report.RowsCache | None = None) -> str:
     """A query's part of a batch: its report as a List's item, or its table
-    section headed by the equivalent single command (after a blank line)."""
+    section headed by the equivalent single command (after a blank line);
+    `cache`: what the JSON of the queries of one Answer share."""
     if output in ("json", "yaml"):
         item = (report.outcome_json(report.query_json(query, answer), answer.ended, profile.name, notes)
-                if answer.ended is not None else report.explain_json(query, answer, profile.name, output == "json", notes, keep))
+                if answer.ended is not None
+                else report.explain_json(query, answer, profile.name, output == "json", notes, keep, cache))
         return report.list_item(output, item, first)
     header = ("" if first else "\n") + f"# explain --model {query.model} -n {query.namespace}\n"
     if answer.error is not None:

@@ -144,11 +144,13 @@ def outcome_json(query: dict, ended: tuple[str, str], profile: str, notes: dict 
 
 
 def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFILE, for_json: bool = False,
-                 notes: dict = NO_NOTES, keep: Callable[[Row], bool] | None = None) -> dict:
+                 notes: dict = NO_NOTES, keep: Callable[[Row], bool] | None = None,
+                 cache: RowsCache | None = None) -> dict:
     """The RuntimeExplainReport (field names fixed by the core issue); a query
     that explain cannot answer (E4, in a batch) adds `error`, with no rows.
-    `for_json`: the rows are `RowsJson`, for `to_json` only (-o json);
-    `notes` is notes_json's `warnings` and `denied`; `keep` which rows to show."""
+    `for_json`: the rows are `RowsJson`, for `to_json` only (-o json), with
+    `cache` (the reports of one Answer's queries may share one); `notes` is
+    notes_json's `warnings` and `denied`; `keep` which rows to show."""
     all_rows = rows(answer)
     shown = all_rows if keep is None else rows(answer, keep)
     selected = all_rows[0].runtime if all_rows and all_rows[0].rank == 1 else None
@@ -161,7 +163,7 @@ def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFI
         "selected": None
         if selected is None
         else {"kind": selected.kind, "namespace": selected.namespace, "name": selected.name},
-        "rows": RowsJson(shown) if for_json else [_row_json(row) for row in shown],
+        "rows": RowsJson(shown, cache) if for_json else [_row_json(row) for row in shown],
         "message": no_runtime_message(answer, query.namespace),
         **notes,
         **error,
@@ -201,27 +203,30 @@ class RowsJson(JsonText):
     indentation and reused, keyed by the reasons' text as the decoder read
     it (Verdict.failures_key): rows that fail alike share the text from
     `reason` on, and each reason's item of `reasons`; E15's message is
-    written once per model and signature tuple (issue 26)."""
+    written once per the pieces' text and signature tuple in a batch (issue 26)."""
 
-    def __init__(self, rows: list[Row]) -> None:
+    def __init__(self, rows: list[Row], cache: RowsCache | None = None) -> None:
         self.rows = rows
+        self.cache = cache
 
     def json(self, pad: str) -> str:
         if not self.rows:
             return "[]"
         inner = pad + "  "
-        local = _Local()
+        local = RowsCache() if self.cache is None else self.cache
         return f"[\n{inner}" + f",\n{inner}".join(_row_text(row, inner, local) for row in self.rows) + f"\n{pad}]"
 
 
-class _Local:
-    """What one answer's rows with E15's pieces share: the pieces' dicts are
-    shared per model and signature tuple and alive while the answer is, so
-    their ids identify them here."""
+class RowsCache:
+    """What the rows with E15's pieces of one Answer share, in one query's
+    report or in each of its queries' (explain --all-models writes a chunk's
+    with one): the decoder shares the pieces' dicts among the rows whose
+    entries' pieces read alike, whatever their model (answer._complete), and
+    they are alive while the Answer is, so their ids identify them here."""
 
     def __init__(self) -> None:
         self.rows: dict[tuple, str] = {}  # (failures_key, id of the pieces) -> as _REASONS
-        self.formats: dict[int, tuple[str, str]] = {}  # id of the pieces -> Q5's item, as _ITEMS
+        self.formats: dict[tuple[int, str], tuple[str, str]] = {}  # (id of the pieces, Q5's reason) -> its item, as _ITEMS
         self.entries: dict[int, str] = {}  # E15's pieces of an entry, by the id of their list
         self.labels: dict[str, str] = {}  # Q5's reason as printed -> the model's label (E16)
 
@@ -243,7 +248,7 @@ def _head(runtime: RuntimeRef, pad: str) -> str:
             f'{i}"scope": "{scope(runtime)}",\n{i}"compatible": ')
 
 
-def _row_text(row: Row, pad: str, local: _Local) -> str:
+def _row_text(row: Row, pad: str, local: RowsCache) -> str:
     v, i = row.verdict, pad + "  "
     if row.rank is None:
         cells = f'false,\n{i}"rank": null,\n{i}"score": null,\n{i}"priority": null,\n{i}"weight": null,\n{i}"distance": null'
@@ -271,7 +276,7 @@ _REASONS: dict[tuple, str] = {}
 _ITEMS: dict[tuple[str, str, str], tuple[str, str]] = {}
 
 
-def _reasons_text(v: Verdict, pad: str, local: _Local) -> str:
+def _reasons_text(v: Verdict, pad: str, local: RowsCache) -> str:
     """A No row's `reason` and `failedCheck` (its first failed check, the
     first in check order) and `reasons`, to the row's end."""
     i = pad + "  "
@@ -281,11 +286,11 @@ def _reasons_text(v: Verdict, pad: str, local: _Local) -> str:
             f'{i}"reasons": [\n{listed}\n{i}]\n{pad}}}')
 
 
-def _item(v: Verdict, check: str, text: str, pad: str, local: _Local) -> tuple[str, str]:
+def _item(v: Verdict, check: str, text: str, pad: str, local: RowsCache) -> tuple[str, str]:
     """A failed check's message (as JSON) and its item of `reasons`, written once."""
     cache: dict
     if check == "q5" and v.format_details:
-        key, cache = id(v.format_details), local.formats
+        key, cache = (id(v.format_details), text), local.formats  # the pieces are shared by models of other labels
     else:
         key, cache = (pad, check, text), _ITEMS
         if len(cache) > 2**14:
@@ -309,7 +314,7 @@ def _message(v: Verdict, check: str) -> str:
     return reasons.text(v.failures[check], v.format_details)
 
 
-def _format_message(v: Verdict, text: str, local: _Local) -> str:
+def _format_message(v: Verdict, text: str, local: RowsCache) -> str:
     """E15's message of a Q5 row whose runtime has entries (its reason's
     text is `text`): the model's label written once per reason, each entry's
     pieces once per list of them (the rows of one answer share both)."""

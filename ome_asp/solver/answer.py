@@ -160,7 +160,8 @@ class _Decoding:
         self.criteria: dict[int, str] = {}
         self.denied: dict[RuntimeRef, clingo.Symbol] = {}
         self.unknown: dict[RuntimeRef, list[tuple[int, str]]] = {}
-        self.pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol]]] = {}  # (model, signature) -> E15 pieces
+        # (model, signature) -> E15 pieces: (part order, piece, its text)
+        self.pieces: dict[tuple[str, str], list[tuple[int, clingo.Symbol, str]]] = {}
         self.later: list[tuple[Verdict, int]] = []  # No rows with later checks, and their masks (rows.lp)
         self.shared: dict[str, tuple[clingo.Symbol, str]] = {}  # check -> its constant reason (and its text)
         self.ends: dict[int, list] = {}  # query -> (outcome, runtime) of query_outcome/3
@@ -395,7 +396,7 @@ def decode_lines(text: str, n_queries: int, facts: Facts, go_sort=None) -> Answe
                 else:  # explain_columns/4
                     v.priority, v.weight = int(priority), int(weight)
             elif model:
-                pieces.setdefault((model, signature), []).append((int(k), _term(piece)))
+                pieces.setdefault((model, signature), []).append((int(k), _term(piece), piece))
             else:
                 by_name.get(other[:other.find("(")], _unexpected)(d, other)
         return _complete(d, facts, go_sort)
@@ -408,12 +409,22 @@ def _complete(d: _Decoding, facts: Facts, go_sort) -> Answer:
     numbers = facts.numbers
     scores: dict[int, int] = {}  # rank -> score, read once
     ordered: dict[tuple[str, str], list[clingo.Symbol]] = {}  # (model, signature) -> E15 pieces in order
-    # (model, signature, ...) -> E15's pieces of each entry: runtimes of one signature tuple share it
+    # E15's pieces in order, one list per distinct text: models that fail a
+    # signature alike (a label in common) share it, and so does E15's text
+    # where the report writes it (report.RowsCache)
+    texts: dict[tuple[str, ...], list[clingo.Symbol]] = {}
+    # (model, signature, ...) -> E15's pieces of each entry: runtimes of one signature tuple share it,
+    # and with each entry's pieces the same list, so do the tuples of other models
     details: dict[tuple[str, ...], dict[int, list[clingo.Symbol]]] = {}
+    alike: dict[tuple[int, ...], dict[int, list[clingo.Symbol]]] = {}  # the ids of the entries' lists -> that dict
 
     def in_order(key: tuple[str, str]) -> list[clingo.Symbol]:
         if key not in ordered:
-            ordered[key] = [piece for _, piece in sorted(d.pieces[key])]
+            pieces = sorted(d.pieces[key])
+            text = tuple([piece for _, _, piece in pieces])
+            if text not in texts:
+                texts[text] = [piece for _, piece, _ in pieces]
+            ordered[key] = texts[text]
         return ordered[key]
 
     def entry_pieces(model: str, signatures: list[str]) -> dict[int, list[clingo.Symbol]]:
@@ -439,7 +450,8 @@ def _complete(d: _Decoding, facts: Facts, go_sort) -> Answer:
                 key = (model, *signatures)
                 found = details.get(key)
                 if found is None:
-                    found = details[key] = entry_pieces(model, signatures)
+                    found = entry_pieces(model, signatures)
+                    found = details[key] = alike.setdefault(tuple(map(id, found.values())), found)
                 v.format_details = found
         qualifying = [v for v in answer.verdicts.values() if v.qualifies]
         for v in qualifying:  # rank_key = (scope, -score rank, distance rank, name rank)
