@@ -4,6 +4,8 @@ with the one-query #minimize optimum (O5)."""
 
 from __future__ import annotations
 
+import re
+
 import clingo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -200,6 +202,17 @@ def test_texts_prints_like_str_whatever_the_strings_hold(strings):
     symbols = [clingo.Function(name, [clingo.Number(1), clingo.Function("csr", [clingo.String(s)])])
                for s in strings for name in ("rank_key", "selected")]
     assert answer._texts(symbols) == [str(s) for s in symbols]
+
+
+@given(st.lists(st.text("abn_", min_size=1, max_size=4), max_size=8), st.text("abn_", max_size=5))
+def test_the_prefix_tree_matches_the_names_and_nothing_else(names, text):
+    """_NEXT_ATOM's names as a tree of their prefixes (issue 26 item 4): the
+    same words as their plain alternation, a name that is another's prefix
+    included."""
+    names = sorted(set(names))
+    tree = re.compile(answer._prefix_tree(names)) if names else None
+    for word in [*names, text, *(n[:-1] for n in names), *(n + "a" for n in names)]:
+        assert bool(tree and tree.fullmatch(word)) == (word in names)
 
 
 @given(st.lists(st.one_of(_TEXT, st.sampled_from([",no_row(", "),later_reason(", "\n", '"', "\\", ""])), max_size=5))

@@ -308,12 +308,26 @@ SHOWN = frozenset(_DECODERS)
 _BY_NAME = {name: read for (name, _), read in _DECODERS.items()}  # every shown name has one arity
 assert len(_BY_NAME) == len(_DECODERS)
 
+
+
+def _prefix_tree(names: list[str]) -> str:
+    """A regular expression of the alternatives `names` (sorted), written as
+    the tree of their prefixes: at each comma re tries one letter's branch
+    instead of every name."""
+    branches: dict[str, list[str]] = {}
+    for name in names:
+        branches.setdefault(name[:1], []).append(name[1:])
+    alternatives = [re.escape(first) + _prefix_tree(rest) if first else "" for first, rest in branches.items()]
+    return alternatives[0] if len(alternatives) == 1 else f"(?:{'|'.join(alternatives)})"
+
+
 # Where one shown atom ends and the next begins in clingo's printing of a
 # tuple of them: a comma before the name of a shown predicate. A string or a
 # nested term can hold such a comma too, but then the split yields more
 # pieces than there are atoms (every true boundary is found), and `_texts`
-# prints the atoms one by one instead.
-_NEXT_ATOM = Pattern(rf",(?=(?:{'|'.join(sorted(_BY_NAME))})\()")
+# prints the atoms one by one instead. (As a tree of the names: a third of
+# the time of their plain alternation, issue 26 item 4.)
+_NEXT_ATOM = Pattern(rf",(?={_prefix_tree(sorted(_BY_NAME))}\()")
 
 
 def _texts(symbols) -> list[str]:
