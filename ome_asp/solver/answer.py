@@ -389,8 +389,8 @@ def decode_lines(text: str, n_queries: int, facts: Facts, go_sort=None) -> Answe
         d = _Decoding(n_queries, facts)
         by_name, runtimes, pieces, later = _BY_NAME, d.runtimes, d.pieces, d.later
         rows = {str(q): answer.verdicts for q, answer in d.queries.items()}
-        for (no_row, later_reason, rank_key, q, r, check, reason, mask, later_check, later_text, *cost,
-             priority, weight, model, signature, k, piece, other) in (_ROWS.findall(text) if text else ()):
+        for (no_row, later_reason, rank_key, q, r, check, reason, mask, later_check, later_text, scope, score, distance,
+             name, priority, weight, model, signature, k, piece, other) in (_ROWS.findall(text) if text else ()):
             if q:
                 verdicts, runtime = rows[q], runtimes[r]
                 v = verdicts.get(runtime)
@@ -406,7 +406,7 @@ def decode_lines(text: str, n_queries: int, facts: Facts, go_sort=None) -> Answe
                     v.failures[later_check] = _term(later_text)
                     v.failures_key += ((later_check, later_text),)
                 elif rank_key:
-                    v.qualifies, v.cost = True, tuple(map(int, cost))
+                    v.qualifies, v.cost = True, (int(scope), int(score), int(distance), int(name))
                 else:  # explain_columns/4
                     v.priority, v.weight = int(priority), int(weight)
             elif model:
