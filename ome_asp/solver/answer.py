@@ -309,7 +309,6 @@ _BY_NAME = {name: read for (name, _), read in _DECODERS.items()}  # every shown 
 assert len(_BY_NAME) == len(_DECODERS)
 
 
-
 def _prefix_tree(names: list[str]) -> str:
     """A regular expression of the alternatives `names` (sorted), written as
     the tree of their prefixes: at each comma re tries one letter's branch

@@ -457,8 +457,10 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
     for the smallest witness stays sequential (clasp's parallel optN
     enumeration does not flag the optimum as proven)."""
 
+    collapse = _collapsible(bounds, world_list, conditions, where, explain)  # once: its walk is ~0.3 s
+
     def grounded(options: list[str]) -> clingo.Control:
-        return ground(options, bounds, world_list, conditions, parameters, where, extra_runtime, explain)
+        return ground(options, bounds, world_list, conditions, parameters, where, extra_runtime, explain, collapse)
 
     # Two groundings: one reconfigured between its solves kept its threads (D-69).
     if threads > 1 and not grounded(["--opt-mode=ignore", f"--parallel-mode={threads},split"]).solve().satisfiable:
@@ -476,14 +478,24 @@ def search(bounds: Bounds, world_list: list[World], conditions: list[Path], para
     return decode(symbols, cost, bounds)
 
 
-def ground(options: list[str], bounds: Bounds, world_list: list[World], conditions: list[Path], parameters: str = "",
-           where: Path | None = None, extra_runtime: bool = False, explain: bool = False) -> clingo.Control:
-    """The search's program, ground under clingo's `options` (search's
-    arguments; tests/test_exhaustive.py enumerates every witness with it)."""
+def _collapsible(bounds: Bounds, world_list: list[World], conditions: list[Path], where: Path | None,
+                 explain: bool) -> bool:
+    """Whether scores may be keyed by the model, not by its score view: one
+    per possible model, not per possible view (pinned.COLLAPSED, D-71)."""
     files = world_variant(bounds, explain).files
-    # Scores keyed by the model, not by its score view: one per possible model, not per possible view (pinned.COLLAPSED, D-71).
-    collapse = pinned.collapsible([*conditions, *([where] if where else []),
-                                   *{w.encoding / name for w in world_list for name in files}])
+    return pinned.collapsible([*conditions, *([where] if where else []),
+                               *{w.encoding / name for w in world_list for name in files}])
+
+
+def ground(options: list[str], bounds: Bounds, world_list: list[World], conditions: list[Path], parameters: str = "",
+           where: Path | None = None, extra_runtime: bool = False, explain: bool = False,
+           collapse: bool | None = None) -> clingo.Control:
+    """The search's program, ground under clingo's `options` (search's
+    arguments; tests/test_exhaustive.py enumerates every witness with it);
+    `collapse`: _collapsible's answer where the caller has it."""
+    files = world_variant(bounds, explain).files
+    if collapse is None:
+        collapse = _collapsible(bounds, world_list, conditions, where, explain)
     ctl = clingo.Control(options, logger=lambda code, message: None)
     ctl.add("base", [], program(bounds, world_list, extra_runtime) + parameters)
     ctl.load(str(find_dir() / "generate.lp"))
