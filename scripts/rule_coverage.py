@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""List the rule ids of spec.md that no test cites.
+"""List the rule ids of docs/spec.md that no test cites.
 
-A rule is defined in spec.md by a bold heading `**Q5 — ...**` (a range such
+A rule is defined in docs/spec.md by a bold heading `**Q5 — ...**` (a range such
 as `**Q2–Q8 — ...**` defines each id in it). A test cites a rule when the id
 appears as a word anywhere in a file under tests/ (test ids, docstrings,
 comments); a range `Q20–Q24` or `Q20-Q24` cites every id in it.
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SPEC = ROOT.parent / "shared" / "reference" / "spec.md"
+DEFAULT_SPEC = ROOT / "docs" / "spec.md"
 ALL_FAMILIES = "IMQVZADSOEXW"
 
 _DEFINED = re.compile(r"\*\*([A-Z])(\d+)(?:[–-]([A-Z]?)(\d+))? — ")

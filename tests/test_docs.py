@@ -32,8 +32,9 @@ Names in capitals or of one letter are placeholders, not references
 (`encoding/X.lp`, `find/properties/NAME.lp`, `a.b`, `ome_asp.x`).
 
 docs/decisions.md is also checked for its shape: each decision a heading
-`### D-n — …` followed by a status line and at most about ten lines, every
-`D-n` cited in the repository defined there, every superseding decision too.
+`### D-n — …` (or `### OQ-n — …`, the decisions that came with the rules)
+followed by a status line and at most about ten lines, every `D-n` and `OQ-n`
+cited in the repository defined there, every superseding decision too.
 """
 
 import ast
@@ -318,9 +319,9 @@ def test_the_variant_picture_shows_every_program_variant():
 # --- docs/decisions.md --------------------------------------------------------------------
 
 DECISIONS = ROOT / "docs" / "decisions.md"
-_HEADING = re.compile(r"^### (D-\d+) — \S", re.M)
+_HEADING = re.compile(r"^### ((?:D|OQ)-\d+) — \S", re.M)  # OQ-n: the decisions that came with the rules
 _STATUS = re.compile(r"Status: (in force|superseded by D-\d+)\b")
-_CITED = re.compile(r"\bD-(\d+)\b")
+_CITED = re.compile(r"\b((?:D|OQ)-\d+)\b")
 
 
 def decisions(text: str) -> dict[str, list[str]]:
@@ -355,7 +356,7 @@ def test_the_topic_table_lists_each_section_s_decisions():
     """The table at the top of decisions.md is its index: each topic's row
     names exactly the decisions under that section's heading."""
     text = DECISIONS.read_text(encoding="utf-8")
-    rows = {topic: re.findall(r"D-\d+", names) for topic, names in re.findall(r"^\| \[([^]]+)\]\(#[\w-]+\) \|(.*)\|$", text, re.M)}
+    rows = {topic: re.findall(r"(?:D|OQ)-\d+", names) for topic, names in re.findall(r"^\| \[([^]]+)\]\(#[\w-]+\) \|(.*)\|$", text, re.M)}
     sections = {title: _HEADING.findall(body) for title, body in re.findall(r"^## ([^\n]+)\n(.*?)(?=^## |\Z)", text, re.M | re.S)}
     assert rows == sections
 
@@ -379,7 +380,7 @@ def test_every_cited_decision_exists():
     defined = decisions(DECISIONS.read_text(encoding="utf-8"))
     cited = {}
     for path, text in prose().items():
-        for number in _CITED.findall(text if path.suffix != ".py" else path.read_text(encoding="utf-8")):
-            cited.setdefault(f"D-{number}", path.relative_to(ROOT))
+        for name in _CITED.findall(text if path.suffix != ".py" else path.read_text(encoding="utf-8")):
+            cited.setdefault(name, path.relative_to(ROOT))
     missing = {name: str(path) for name, path in cited.items() if name not in defined}
     assert not missing, f"decisions cited but not in docs/decisions.md: {missing}"

@@ -1,0 +1,131 @@
+"""docs/spec.md's examples run, byte for byte (issue 35; the convention is the
+spec's section 0.4).
+
+A `console` block is a list of commands (`$ ome-asp …`, run from the
+repository's root) each followed by what it prints: stdout's lines, stderr's
+lines marked `   # stderr`, and a last line `# exit N` for a nonzero exit code.
+A `yaml` block after a paragraph ending by naming a file is that file's text.
+A rule's table whose rows are conformance cases names them
+(`q19-row-1` to `q19-row-8` in fixtures/cases/qualification/): one case per
+row, each citing the rule.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import pytest
+import yaml
+from conftest import ROOT, run_cli
+
+SPEC = ROOT / "docs" / "spec.md"
+STDERR = "   # stderr"
+_EXIT = re.compile(r"# exit (\d+)$")
+_FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
+
+
+def console_blocks(text: str) -> list[str]:
+    return [body for info, body in _FENCE.findall(text) if info == "console"]
+
+
+def examples(block: str) -> list[tuple[list[str], str, str, int]]:
+    """Each command of a console block: (argv after `ome-asp`, stdout, stderr, exit code)."""
+    found: list[tuple[list[str], str, str, int]] = []
+    for chunk in re.split(r"^(?=\$ )", block, flags=re.M):
+        if not chunk:
+            continue
+        command, *lines = chunk.splitlines()
+        words = shlex.split(command.removeprefix("$ "))
+        assert command.startswith("$ ") and words[0] == "ome-asp", f"a console block holds `$ ome-asp` commands: {command!r}"
+        code = 0
+        if lines and _EXIT.match(lines[-1]):
+            code = int(_EXIT.match(lines.pop()).group(1))
+        stdout = "".join(f"{line}\n" for line in lines if not line.endswith(STDERR))
+        stderr = "".join(f"{line.removesuffix(STDERR)}\n" for line in lines if line.endswith(STDERR))
+        found.append((words[1:], stdout, stderr, code))
+    return found
+
+
+def _params():
+    text = SPEC.read_text(encoding="utf-8")
+    params = []
+    for block in console_blocks(text):
+        section = re.findall(r"^##+ (\d+(?:\.\d+)?)", text[: text.index(block)], re.M)[-1]
+        for argv, stdout, stderr, code in examples(block):
+            params.append(pytest.param(argv, stdout, stderr, code, id=f"{section}-{' '.join(argv[:3])}"))
+    return params
+
+
+def test_the_spec_has_examples_in_every_worked_section():
+    """Sections 13 and 14 are run, not only read: each has a console block."""
+    sections = {param.id.split("-")[0].split(".")[0] for param in _params()}
+    assert {"13", "14"} <= sections
+
+
+@pytest.mark.parametrize("argv, stdout, stderr, code", _params())
+def test_each_example_prints_what_the_spec_says(argv, stdout, stderr, code, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = run_cli(*argv)
+    assert (result.stdout, result.stderr, result.code) == (stdout, stderr, code)
+
+
+@pytest.mark.parametrize("block, expected", [
+    ("$ ome-asp explain -f x\nA\nB   # stderr\n", [(["explain", "-f", "x"], "A\n", "B\n", 0)]),
+    ("$ ome-asp a\n# exit 1\n$ ome-asp b 'c d'\nout\n", [(["a"], "", "", 1), (["b", "c d"], "out\n", "", 0)]),
+])
+def test_a_console_block_is_read_as_section_0_4_says(block, expected):
+    assert examples(block) == expected
+
+
+def test_a_wrong_expectation_fails(monkeypatch):
+    """The comparison is byte for byte: one space more in the spec's table is a failure."""
+    monkeypatch.chdir(ROOT)
+    argv, stdout, stderr, code = examples(
+        "$ ome-asp explain --model llama-3-2-3b-instruct -n llama-demo -f fixtures/worked-example\n"
+        "RUNTIME           SCOPE        COMPATIBLE   PRIORITY   WEIGHT   REASON \n")[0]
+    assert run_cli(*argv).stdout != stdout
+
+
+def test_written_out_manifests_are_their_files():
+    text = SPEC.read_text(encoding="utf-8")
+    written = re.findall(r"`(fixtures/[\w./-]+\.yaml)`:\n\n```yaml\n(.*?)^```$", text, re.M | re.S)
+    assert written, "section 13.1 writes out fixtures/worked-example/manifests.yaml"
+    for path, body in written:
+        assert (ROOT / path).read_text(encoding="utf-8") == body, path
+
+
+# --- the tables whose rows are conformance cases ------------------------------------------------
+
+_ROWS = re.compile(r"\(`([a-z0-9-]*?)(\d+)[-…]*`\s+to\s+`\1(\d+)[-…]*`\s+in\s+(fixtures/cases/\w+)/\)")
+
+
+def _rules_of(text: str, position: int) -> set[str]:
+    """The rule a table belongs to: the paragraph's, or every rule of a
+    closing "*Source for A1–A7:*" that comes after it."""
+    heads = list(re.finditer(r"\*\*([A-Z])(\d+) — |\*Source for ([A-Z])(\d+)–[A-Z](\d+):\*", text[:position]))
+    family, number, group, first, last = heads[-1].groups()
+    return {f"{family}{number}"} if family else {f"{group}{n}" for n in range(int(first), int(last) + 1)}
+
+
+def _table_rows_after(text: str, position: int) -> int:
+    table = re.search(r"^\|.*?(?=\n\n|\Z)", text[position:], re.M | re.S).group(0)
+    return len(table.splitlines()) - 2  # the header and the rule under it
+
+
+def test_each_example_table_row_is_a_case_citing_the_rule():
+    text = SPEC.read_text(encoding="utf-8")
+    found = list(_ROWS.finditer(text))
+    assert len(found) >= 9
+    for match in found:
+        prefix, first, last, folder = match.groups()
+        rules = _rules_of(text, match.start())
+        numbers = range(int(first), int(last) + 1)
+        for number in numbers:
+            name = re.compile(rf"{re.escape(prefix)}0*{number}(-|$)")
+            cases = [d for d in (ROOT / folder).iterdir() if name.match(d.name)]
+            assert cases, f"{sorted(rules)}: no case {prefix}{number} in {folder}"
+            for case in cases:
+                cited = yaml.safe_load((case / "case.yaml").read_text(encoding="utf-8"))["rules"]
+                assert rules & set(cited), f"{case.name} cites none of {sorted(rules)}"
+        assert _table_rows_after(text, match.end()) == len(numbers), f"{sorted(rules)}: rows and cases differ"
