@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from ome_asp import records
@@ -20,7 +20,7 @@ from ome_asp.input import changes as diffing
 from ome_asp.input import profiles
 from ome_asp.input.changes import Change
 from ome_asp.input.objects import Cluster, Query, RuntimeRef
-from ome_asp.render import reasons
+from ome_asp.render.compare import Comparison, Item, first, state
 from ome_asp.solver import ask, programs
 from ome_asp.solver.answer import Criterion, QueryAnswer
 from ome_asp.solver.facts import INPUT_SCHEMA, Facet, FactBuilder, Term, build_variant_facts, facts_differ, runtime_id
@@ -29,71 +29,6 @@ from ome_asp.solver.programs import Variant
 # A facet's changes are tried in every combination (2^k fact variants); past
 # this many, the part is one edit (docs/decisions.md).
 MAX_FACET_EDITS = 6
-
-
-@dataclass
-class Item:
-    """One query whose answer differs."""
-
-    query: Query
-    before: QueryAnswer
-    after: QueryAnswer
-    causes: list[list] = field(default_factory=list)  # minimal edit sets: Changes, or profile settings
-    note: str | None = None  # why no cause was searched
-    optimum: list[Criterion] = field(default_factory=list)  # compare.lp's, where the causes are its optima (--show opt)
-
-
-@dataclass
-class Comparison:
-    labels: tuple[str, str]  # "before"/"after", or the two profiles' names
-    items: list[Item]
-    unchanged: list[tuple[Query, QueryAnswer]]
-    queries: int
-    noun: str  # what the queries are: models, InferenceServices, queries
-    changes: list[Change]  # the changes selection reads (before/after only)
-    ignored: list[tuple]  # (object, path, from, to) of fields selection does not read
-    profile: str
-
-
-# --- the answers -------------------------------------------------------------
-
-
-def first(answer: QueryAnswer) -> RuntimeRef | None:
-    """The runtime OME selects: the first of the order (Go's order under code-v0.1.5)."""
-    return answer.ranking[0] if answer.ranking else None
-
-
-def state(answer: QueryAnswer) -> tuple:
-    """What a query's answer is, for telling whether it changed."""
-    if answer.error is not None:
-        return ("error", reasons.text(answer.error))
-    if answer.ended is not None:
-        return ("outcome", *answer.ended)
-    return ("selected", first(answer))
-
-
-# What happened to a query's selection, for grouping, summaries and --fail-on.
-CHANGE_KINDS = ("moved", "lost", "gained", "changed")
-
-
-def change_kind(item: Item) -> str:
-    """moved: another runtime is selected; lost: a runtime was selected, none
-    is now (no runtime, an error or an outcome); gained: the reverse;
-    changed: an error or outcome became another."""
-    old, new = state(item.before), state(item.after)
-    had, has = old[0] == "selected" and old[1] is not None, new[0] == "selected" and new[1] is not None
-    return "moved" if had and has else "lost" if had else "gained" if has else "changed"
-
-
-def by_cause(items: list[Item]) -> list[list[Item]]:
-    """The items grouped by their causes (the same smallest edit sets, or the
-    same reason none was searched), largest group first, then in query order:
-    a catalog change that moves many models is read once (issue 25)."""
-    groups: dict[tuple, list[Item]] = {}
-    for item in items:
-        key = (item.note, tuple(tuple(c.describe() for c in cause) for cause in item.causes))
-        groups.setdefault(key, []).append(item)
-    return sorted(groups.values(), key=lambda group: -len(group))
 
 
 def compared(clusters: tuple[Cluster, Cluster], queries: list[Query]) -> tuple[list[Item], list[tuple[Query, QueryAnswer]]]:
