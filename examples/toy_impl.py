@@ -8,7 +8,7 @@ protocol, with bugs you can plant, to see `diff` find and shrink them.
         --pool formats=f --pool runtime_names=a    # every cluster of a bound, smallest first (docs/oracle.md)
 
 It answers with the independent reference model of the test suite
-(tests/reference_model.py, written from spec.md alone), so without `--bug`
+(tests/reference_model.py, written from docs/spec.md alone), so without `--bug`
 it agrees with ome-asp. Each `--bug` replaces one rule of the model:
 
     namespaced-first   O1 ignored: ServingRuntimes are not ranked before ClusterServingRuntimes

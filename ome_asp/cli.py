@@ -64,6 +64,7 @@ COMMANDS = {
     "gen": ("ome_asp.conformance.gen", False),
     "diff": ("ome_asp.conformance.diff", False),
     "find": ("ome_asp.commands.find", False),
+    "rule": ("ome_asp.commands.rule", False),
 }
 
 

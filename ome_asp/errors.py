@@ -58,6 +58,6 @@ class Exit(IntEnum):
     NEGATIVE = 1
     USAGE = 2  # input or usage error of the commands other than explain
     INTERNAL = 3  # ome-asp's own fault (commands/diagnostics.py; D-28: nothing else)
-    OUTCOME = 4  # an outcome without a table (profiles.md section 0): unsupported input, panic, order unspecified
+    OUTCOME = 4  # an outcome without a table (docs/profiles.md section 0): unsupported input, panic, order unspecified
     INTERRUPTED = 130  # Ctrl-C (D-58), as a shell reports a process ended by SIGINT (128 + 2)
     BROKEN_PIPE = 141  # the reader is gone (D-48), as a shell reports a process ended by SIGPIPE (128 + 13)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """List the rule ids of docs/spec.md that no test cites.
 
-A rule is defined in docs/spec.md by a bold heading `**Q5 — ...**` (a range such
-as `**Q2–Q8 — ...**` defines each id in it). A test cites a rule when the id
+A rule is defined in docs/spec.md by a paragraph starting `**Q5 — ...**` (a range
+such as `**Q2–Q8 — ...**` defines each id in it). A test cites a rule when the id
 appears as a word anywhere in a file under tests/ (test ids, docstrings,
 comments); a range `Q20–Q24` or `Q20-Q24` cites every id in it.
 
@@ -17,36 +17,24 @@ Exit 1 when a rule of the given families is not cited.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ome_asp.input import rulebook  # noqa: E402
+
 DEFAULT_SPEC = ROOT / "docs" / "spec.md"
 ALL_FAMILIES = "IMQVZADSOEXW"
 
-_DEFINED = re.compile(r"\*\*([A-Z])(\d+)(?:[–-]([A-Z]?)(\d+))? — ")
-_CITED = re.compile(r"\b([A-Z])(\d+)(?:\s*[–-]\s*\1?(\d+))?\b")
-
-
-def _expand(family: str, first: str, last: str | None) -> list[str]:
-    end = int(last) if last else int(first)
-    return [f"{family}{n}" for n in range(int(first), end + 1)]
-
 
 def defined_rules(spec_text: str) -> list[str]:
-    rules: list[str] = []
-    for family, first, _, last in _DEFINED.findall(spec_text):
-        rules += [r for r in _expand(family, first, last or None) if r not in rules]
-    return rules
+    return list(rulebook.read_rules(spec_text))
 
 
 def cited_rules(texts) -> set[str]:
-    cited: set[str] = set()
-    for text in texts:
-        for family, first, last in _CITED.findall(text):
-            cited.update(_expand(family, first, last or None))
-    return cited
+    return set().union(*(rulebook.cited(text, widest=None) for text in texts))
 
 
 def uncovered(spec: Path, tests: Path, families: str) -> list[str]:

@@ -1,12 +1,12 @@
 """Reference model of OME runtime selection and ``ome-asp explain -o json`` (spec profile v1.3,
-profile v1.2.2 of profiles.md section 2, whose explain differences are three: D1, D3, Z3, and
-profile code-v0.1.5 of profiles.md section 3 as far as explain reads it: I3's absent weights,
+profile v1.2.2 of docs/profiles.md section 2, whose explain differences are three: D1, D3, Z3, and
+profile code-v0.1.5 of docs/profiles.md section 3 as far as explain reads it: I3's absent weights,
 I4's missing entry fields, Q1's VirtualDeployment, no Q4, Q13, Q14, S2's lenient versions, S3
 and S5 in int64, Z1's Go float syntax, Z3's panic, Z4, Z5 in float64, O3/O4's Go comparator with
 insertion sort over the fetch order (at most 12 runtimes of a kind), O8's name collisions).
 
 This is the independent test oracle: a second, plain-Python reading of
-``shared/reference/spec.md`` (and the decisions in ``open-questions.md``),
+docs/spec.md (and the decisions in docs/decisions.md),
 written without looking at the clingo engine. It is deliberately direct: one
 function per rule family, each citing its rule ids. Numbers are exact: Python
 ints for weights, priorities and scores, ``Fraction`` for sizes and distances
@@ -115,7 +115,7 @@ RAW_MESSAGE = "invalid configuration: for RawDeployment, leader and worker must 
 
 
 def configuration_denial(runtime: dict) -> str | None:
-    """profiles.md 3.5 (code-v0.1.5 only): the runtime configuration check."""
+    """docs/profiles.md 3.5 (code-v0.1.5 only): the runtime configuration check."""
     spec = runtime["spec"]
     size = _get(spec, "workers", "size")
     if size is not None and size <= 0:
@@ -133,7 +133,7 @@ def configuration_denial(runtime: dict) -> str | None:
 
 
 def _go_equal_part(a: dict | None, b: dict | None) -> bool:
-    """modelFormat / modelFramework compared as Go structs (profiles.md 3.4):
+    """modelFormat / modelFramework compared as Go structs (docs/profiles.md 3.4):
     both absent, or equal name and weight with no version or operator set
     (a set pointer never compares equal)."""
     if a is None or b is None:
@@ -144,7 +144,7 @@ def _go_equal_part(a: dict | None, b: dict | None) -> bool:
 
 
 def _clash(e: dict, n: dict) -> bool:
-    """W5's pair test of code-v0.1.5 (profiles.md 3.4)."""
+    """W5's pair test of code-v0.1.5 (docs/profiles.md 3.4)."""
     return (e.get("autoSelect") is True and n.get("autoSelect") is True
             and e.get("name", "").lower() == n.get("name", "").lower()
             and e.get("version") == n.get("version")
@@ -156,7 +156,7 @@ def _clash(e: dict, n: dict) -> bool:
 
 
 def code_admission_denial(runtime: dict, existing: list[dict], accelerator_classes: set[str]) -> str | None:
-    """The W-rule denial of code-v0.1.5 (profiles.md 3.1 W2-W5, 3.4, 3.5):
+    """The W-rule denial of code-v0.1.5 (docs/profiles.md 3.1 W2-W5, 3.4, 3.5):
     configuration, W3, then, when a runtime of its kind exists in its scope
     (`existing`, in canonical order, whatever their own verdicts: D-32), W4
     with the first entry of a group shadowing, and W5 against each of them."""
@@ -324,7 +324,7 @@ def size_count(text: str) -> Fraction:
     return value * _MULTIPLIER[match.group(2)]
 
 
-# code-v0.1.5's Z1 (profiles.md 3.2): Go's strconv.ParseFloat after one stripped suffix
+# code-v0.1.5's Z1 (docs/profiles.md 3.2): Go's strconv.ParseFloat after one stripped suffix
 _DIGITS = r"[0-9](?:_?[0-9])*"
 _HEX_DIGITS = r"[0-9a-fA-F](?:_?[0-9a-fA-F])*"
 _GO_DECIMAL = re.compile(rf"[+-]?(?:{_DIGITS}(?:\.(?:{_DIGITS})?)?|\.{_DIGITS})(?:[eE][+-]?{_DIGITS})?")
@@ -492,7 +492,7 @@ def format_reason(entry: dict, model_spec: dict) -> str | None:
 
 def framework_reason(entry: dict, model_spec: dict) -> str | None:
     """Q14 (and I7): the model needs a framework; then name, then version
-    (code-v0.1.5: an entry without modelFramework, Q14 of profiles.md 3.1)."""
+    (code-v0.1.5: an entry without modelFramework, Q14 of docs/profiles.md 3.1)."""
     want, have = entry.get("modelFramework"), model_spec.get("modelFramework")
     if want is None:
         return None if have is None else f"model has framework {have['name']} but runtime has no framework requirement"
@@ -779,7 +779,7 @@ def created_ns(runtime: dict) -> int:
 
 
 def go_order(scored: list[tuple[dict, int, float | None]]) -> list[tuple[dict, int, float | None]]:
-    """O3/O4 of code-v0.1.5 (profiles.md 3.3): per kind, the fetch order
+    """O3/O4 of code-v0.1.5 (docs/profiles.md 3.3): per kind, the fetch order
     (newest creationTimestamp first, then name), then insertion sort with
     less(a, b) = cmp(a, b) > 0; ServingRuntimes first."""
     def cmp(a: tuple, b: tuple) -> int:
@@ -923,13 +923,13 @@ def cluster_report(cluster: Cluster, namespace: str, model: str | None = None,
     # Q1-Q8 per candidate.
     evaluated = [(rt, check_reasons(rt, model_spec, isvc_doc, profile))
                  for rt in cluster.candidates(namespace)]
-    if profile == V1_2_2:  # profiles.md 2, Z3: the first such runtime, ServingRuntimes first, by name
+    if profile == V1_2_2:  # docs/profiles.md 2, Z3: the first such runtime, ServingRuntimes first, by name
         ended = [rt for rt, failures in evaluated if reaches_unsupported_range(rt, model_spec, failures)]
         if ended:
             rt = min(ended, key=_kind_name_key)
             ref = rt["kind"] + (f" {namespace}/" if rt["kind"] == SR else " ") + rt["metadata"]["name"]
             return _error(f"outcome unsupported-input: {ref}: modelSizeRange must set both min and max on this OME version")
-    if profile == CODE:  # profiles.md 3.1, Z3: a sized model, a range lacking a bound, Q2, Q3 and Q5 passed
+    if profile == CODE:  # docs/profiles.md 3.1, Z3: a sized model, a range lacking a bound, Q2, Q3 and Q5 passed
         ended = [rt for rt, failures in evaluated if "modelParameterSize" in model_spec
                  and _get(rt, "spec", "modelSizeRange") is not None
                  and not {"min", "max"} <= _get(rt, "spec", "modelSizeRange").keys()

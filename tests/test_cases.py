@@ -21,6 +21,7 @@ import yaml
 from conftest import ROOT, run_cli
 
 from ome_asp.conformance import cases
+from ome_asp.render import case_files
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import rule_coverage  # noqa: E402
@@ -105,7 +106,7 @@ NOT_COVERED: set[str] = set()
 
 def test_corpus_answers_equal_the_reference_model():
     """Every explain answer (and admit answer) of the corpus is what the independent
-    reference model computes from spec.md and profiles.md (v1.3, v1.2.2 and
+    reference model computes from docs/spec.md and docs/profiles.md (v1.3, v1.2.2 and
     code-v0.1.5): the cross-check of the expectations. Skipped: input errors
     (I4; the model assumes valid input), CLI flags (E1, E3) and NOT_COVERED."""
     checked, uncovered = Counter(), set()
@@ -235,11 +236,11 @@ def test_check_compares_stderr_and_exit_when_expected(tmp_path):
 def test_profile_reaches_the_cli():
     """The case's profile is passed through `profile_flags`, the one place that knows the flag."""
     for command in cases.COMMANDS:
-        assert cases.profile_flags(command, "code-v0.1.5") == ["--profile", "code-v0.1.5"]
+        assert case_files.profile_flags(command, "code-v0.1.5") == ["--profile", "code-v0.1.5"]
 
 
 def test_every_profile_has_cases():
-    """Each override row of profiles.md has a case under fixtures/cases/profiles/<profile>/."""
+    """Each override row of docs/profiles.md has a case under fixtures/cases/profiles/<profile>/."""
     by_profile = {}
     for case in CASES:
         by_profile.setdefault(case.profile, []).append(case)
@@ -271,7 +272,7 @@ def test_every_explain_report_reads_by_the_report_schema(tmp_path):
         *json.loads(run_cli("explain", "--all-models", "-f", worked, "-o", "json").stdout)["items"],
     ]
     case = cases.load_case(one_bounded)
-    outcome = run_cli("explain", *cases.target_flags(case.query), "--profile", "v1.2.2", "-o", "json", stdin=case.manifests)
+    outcome = run_cli("explain", *case_files.target_flags(case.query), "--profile", "v1.2.2", "-o", "json", stdin=case.manifests)
     reports.append(json.loads(outcome.stdout))
     assert outcome.code == 4 and reports[-1]["selected"] is None
     for document in reports:

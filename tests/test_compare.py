@@ -197,7 +197,7 @@ def profiles_report(case: str, namespace: str, *flags: str) -> tuple[int, dict]:
 
 
 def test_profiles_section_2_v1_2_2_does_not_read_spec_deployment_mode():
-    """D3 (profiles.md section 2): v1.2.2 drops spec.deploymentMode, so the MultiNode runtime qualifies."""
+    """D3 (docs/profiles.md section 2): v1.2.2 drops spec.deploymentMode, so the MultiNode runtime qualifies."""
     code, report = profiles_report("v1.2.2/d3-spec-deploymentmode-dropped", "demo", "--profiles", "v1.3,v1.2.2")
     assert code == 1
     (item,) = report["items"]
@@ -207,7 +207,7 @@ def test_profiles_section_2_v1_2_2_does_not_read_spec_deployment_mode():
 
 
 def test_profiles_section_3_code_v0_1_5_scores_one_sided_versions():
-    """S2 (profiles.md section 3): lenient versions let the runtime score; --ome-versions maps the releases."""
+    """S2 (docs/profiles.md section 3): lenient versions let the runtime score; --ome-versions maps the releases."""
     code, report = profiles_report("code-v0.1.5/s2-lenient-versions-q19-row-6", "demo", "--ome-versions", "1.3.0,0.1.5")
     assert code == 1
     (item,) = report["items"]
@@ -217,7 +217,7 @@ def test_profiles_section_3_code_v0_1_5_scores_one_sided_versions():
 
 
 def test_profiles_section_0_an_outcome_differs():
-    """Z3 (profiles.md section 0 and 3): a one-bounded range panics under code-v0.1.5."""
+    """Z3 (docs/profiles.md section 0 and 3): a one-bounded range panics under code-v0.1.5."""
     code, report = profiles_report("code-v0.1.5/z3-one-bounded-range-panics", "demo", "--profiles", "v1.3,code-v0.1.5")
     (item,) = report["items"]
     assert item["after"]["outcome"].startswith("panic ")

@@ -39,6 +39,7 @@ cited in the repository defined there, every superseding decision too.
 
 import ast
 import re
+import subprocess
 import tokenize
 from functools import cache
 from pathlib import Path
@@ -170,8 +171,8 @@ def _has(path: Path, names: list[str]) -> bool:
 def _module_name(dotted: str) -> str | None:
     """The error in a dotted path starting with ome_asp (None if it resolves)."""
     parts = dotted.split(".")
-    if parts[:2] == ["ome_asp", "encoding"]:
-        return None if len(parts) == 2 else f"{dotted}: ome_asp.encoding is the encoding's folder"
+    if parts[:2] in (["ome_asp", "encoding"], ["ome_asp", "docs"], ["ome_asp", "cases"]):  # data packages (pyproject.toml)
+        return None if len(parts) == 2 else f"{dotted}: {'.'.join(parts[:2])} is a folder of data"
     for cut in range(len(parts), 0, -1):
         module = ".".join(parts[:cut])
         if module in modules():
@@ -384,3 +385,81 @@ def test_every_cited_decision_exists():
             cited.setdefault(name, path.relative_to(ROOT))
     missing = {name: str(path) for name, path in cited.items() if name not in defined}
     assert not missing, f"decisions cited but not in docs/decisions.md: {missing}"
+
+
+# --- links, and nothing outside the repository (issue 35) ---------------------------------
+
+MARKDOWN = [ROOT / "README.md", ROOT / "encoding" / "README.md", ROOT / "fixtures" / "cases" / "README.md",
+            *sorted((ROOT / "docs").glob("*.md"))]
+_FENCED = re.compile(r"^```.*?^```", re.M | re.S)
+
+
+def github_slug(heading: str) -> str:
+    """The anchor GitHub gives a Markdown heading."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@cache
+def anchors(path: Path) -> set[str]:
+    """The anchors of a Markdown file: its headings' and its `<a id="…">` tags'."""
+    text = path.read_text(encoding="utf-8")
+    found, seen = set(re.findall(r'<a id="([^"]+)"></a>', text)), {}
+    for heading in re.findall(r"^#+ (.+)$", _FENCED.sub("", text), re.M):
+        slug = github_slug(heading)
+        found.add(slug if slug not in seen else f"{slug}-{seen[slug]}")
+        seen[slug] = seen.get(slug, 0) + 1
+    return found
+
+
+def broken_links(path: Path, text: str) -> list[str]:
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", _FENCED.sub("", text)):
+        if re.match(r"[a-z]+:", target):
+            continue
+        file, _, anchor = target.partition("#")
+        destination = (path.parent / file).resolve() if file else path
+        if not destination.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and destination.suffix == ".md" and anchor not in anchors(destination):
+            broken.append(f"{target}: no such anchor")
+    return broken
+
+
+def test_every_link_of_the_docs_resolves():
+    """A link to a file or a heading that is not there fails (spec.md's
+    cross-links, profiles.md's sections that code cites by number)."""
+    broken = [f"{path.relative_to(ROOT)}: {link}" for path in MARKDOWN
+              for link in broken_links(path, path.read_text(encoding="utf-8"))]
+    assert not broken, broken
+
+
+def test_a_broken_link_is_found():
+    path = ROOT / "docs" / "spec.md"
+    assert broken_links(path, "[Q5](#q5) [s](profiles.md#3-profile-code-v015) [x](#nowhere) [y](gone.md)") == [
+        "#nowhere: no such anchor", "gone.md: no such file"]
+
+
+#: What would point outside the repository: the reference material beside it, or a machine's paths.
+OUTSIDE_PATHS = re.compile("|".join(re.escape(p) for p in (".." + "/shared", "shared" + "/reference", "/" + "work/")))
+
+
+def tracked_files() -> list[Path]:
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False)
+    if listed.returncode != 0:  # not a git checkout: the folders of the tree
+        return [p for folder in FOLDERS for p in (ROOT / folder).rglob("*") if p.is_file()]
+    return [ROOT / name for name in listed.stdout.decode().split("\0") if name]
+
+
+def test_nothing_reads_or_cites_a_path_outside_the_repository():
+    """A clone with nothing beside it works and reads whole (issue 35): no file
+    names the reference material that was beside the repository, or a path of
+    the machine it was written on."""
+    found = []
+    for path in tracked_files():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError):
+            continue
+        found += [f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+                  for m in OUTSIDE_PATHS.finditer(text)]
+    assert not found, found

@@ -4,7 +4,7 @@ At small bounds every cluster within them is enumerated with clingo's
 enumeration of find's generator (encoding/find/generate.lp's choice, no
 optimisation, no world: ome_asp/solver/exhaustive.py), each is answered by
 the plain-Python reference model (tests/reference_model.py, written from
-spec.md alone), and the violation or difference is decided here, in Python,
+docs/spec.md alone), and the violation or difference is decided here, in Python,
 from the catalogue's statements (docs/find.md). find's answer must match:
 "holds" (exit 1) exactly when no enumerated cluster violates, and otherwise
 a witness the reference model also finds violating, at the smallest cost
@@ -229,7 +229,7 @@ def test_find_differ_answers_every_profile_pair_as_the_enumeration_does():
     clusters = enumerated("differ", "v1.3", False)
     # each cluster answered once per profile, by its number, for the six questions
     # (explained's key, the manifests as JSON, cost a JSON dump per lookup); v1.2.2
-    # reads and admits the manifests as v1.3 does (profiles.md 2: D1, D3, Z3), so one
+    # reads and admits the manifests as v1.3 does (docs/profiles.md 2: D1, D3, Z3), so one
     # reading of them serves both
     answers: dict[str, list] = {"v1.3": [], "v1.2.2": [], "code-v0.1.5": []}
     for c in clusters:

@@ -1,6 +1,6 @@
 """`explain -v` an operator can act on (issue 24): V8/V9's shape rule stated
 in its own words, a warning where versions differ in precision, and no
-ranking for a query that ends with an outcome (profiles.md section 0)."""
+ranking for a query that ends with an outcome (docs/profiles.md section 0)."""
 
 from __future__ import annotations
 

@@ -197,7 +197,7 @@ def test_I17_int64_best_entry_is_the_best_wrapped_score():
     assert rows(CODE, model(), rt)["rt"]["score"] == 11
 
 
-# --- class 2: strconv.ParseFloat's grammar for sizes (profiles.md 3.2) ------------------------
+# --- class 2: strconv.ParseFloat's grammar for sizes (docs/profiles.md 3.2) ------------------------
 
 SYNTAX = None  # ParseFloat returns an error: parseModelSize reads 0
 CAPPED = "0." + "0" * 100_000 + "1e100005"  # readFloat's exponent stops at 10000: 1e-100001 x 1e10000 = 0
@@ -253,7 +253,7 @@ def test_I17_Z1_parseModelSize_one_suffix_then_ParseFloat(text, count):
     assert parse_go_size(text) == count
 
 
-# --- class 3: Go's sort.Slice, exactly (profiles.md 3.3) ------------------------------------
+# --- class 3: Go's sort.Slice, exactly (docs/profiles.md 3.3) ------------------------------------
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

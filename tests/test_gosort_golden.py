@@ -1,4 +1,4 @@
-"""Go's real sort.Slice beyond insertion sort (profiles.md 3.3, O3/O4 of
+"""Go's real sort.Slice beyond insertion sort (docs/profiles.md 3.3, O3/O4 of
 code-v0.1.5): golden vectors written by the Go standard library itself
 (tools/gosort-golden; its doc comment says how to regenerate them) for 13
 to 60 elements under the comparator of profile code-v0.1.5, which is not a

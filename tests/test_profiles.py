@@ -1,8 +1,8 @@
-"""OME-version profiles (reference profiles.md, docs/profiles.md): choosing a
+"""OME-version profiles (docs/profiles.md): choosing a
 profile, outcomes without a table (section 0), and each override by rule id.
 
 Test names carry the profile and the rule id the test checks; expectations
-are worked out from profiles.md by hand (the comments say how)."""
+are worked out from docs/profiles.md by hand (the comments say how)."""
 
 from __future__ import annotations
 
@@ -204,7 +204,7 @@ def test_v122_Z3_is_reached_only_after_Q3_and_Q4_pass():
 
 
 def test_code_v015_Z3_one_bounded_range_with_sized_model_is_outcome_panic():
-    """profiles.md 3.6: {min: 70B}, model 3.21B -> panic; without a size, no panic."""
+    """docs/profiles.md 3.6: {min: 70B}, model 3.21B -> panic; without a size, no panic."""
     rt = runtime("rt", modelSizeRange={"min": "70B"})
     result = explain(CODE, model(modelParameterSize="3.21B"), rt)
     assert (result.code, result.stdout) == (4, "")
@@ -268,7 +268,7 @@ def test_v122_D1_other_modes_still_filter():
 
 
 def test_v122_D3_spec_deploymentMode_is_dropped_as_unknown_field():
-    """spec.md 14.3 on v1.2.2: spec.deploymentMode does not exist, so the
+    """docs/spec.md 14.3 on v1.2.2: spec.deploymentMode does not exist, so the
     MultiNode runtime is not excluded; the loader says the field is unknown."""
     result = run_cli("explain", "--isvc", "llama-3-70b", "-n", "llama-demo", "-f", MODE_14_3, "--profile", V122, "-o", "json")
     assert result.code == 0
@@ -336,7 +336,7 @@ def test_X6_incompatible_named_runtime_is_not_used(profile):
 
 
 def test_v122_X6_has_no_mode_check():
-    """profiles.md 2, X6: the controller checks Q3, Q5 and Q6 only."""
+    """docs/profiles.md 2, X6: the controller checks Q3, Q5 and Q6 only."""
     rt = runtime("rt", engineConfig={"annotations": {"ome.io/deploymentMode": "MultiNode"}})
     svc = isvc(runtime={"name": "rt"}, engine={"annotations": {"ome.io/deploymentMode": "RawDeployment"}})
     answer = select_json(V122, model(), rt, svc)
@@ -385,7 +385,7 @@ def test_v122_M6_spec_model_is_required():
 
 
 def test_code_v015_S3_absent_weights_count_10_and_5():
-    """profiles.md 3.6, the seed example: team-llama 15, vllm-llama 14,
+    """docs/profiles.md 3.6, the seed example: team-llama 15, vllm-llama 14,
     srt-llama-small 45 (distance 7e9), srt-llama-large 45 (69e9)."""
     result = run_cli("explain", "--model", "llama-3-2-3b-instruct", "-n", "llama-demo", "-f", WORKED, "--profile", CODE,
                      "-o", "json")
@@ -400,7 +400,7 @@ def test_code_v015_S3_absent_weights_count_10_and_5():
 
 
 def test_code_v015_I3_explicit_weight_1_gives_the_default_ranking():
-    """profiles.md 3.6: with weight: 1 written on every absent weight the ranking equals v1.3's."""
+    """docs/profiles.md 3.6: with weight: 1 written on every absent weight the ranking equals v1.3's."""
     documents = list(yaml.safe_load_all((FIXTURES / "worked-example" / "manifests.yaml").read_text()))
     for document in documents:
         for e in (document or {}).get("spec", {}).get("supportedModelFormats", []):
@@ -460,7 +460,7 @@ def test_code_v015_Q14_framework_both_absent_pass_one_side_fails():
 
 
 def test_code_v015_Q4_no_deployment_mode_check_14_3():
-    """spec.md 14.3: the MultiNode runtime passes (no Q4) and is selected."""
+    """docs/spec.md 14.3: the MultiNode runtime passes (no Q4) and is selected."""
     result = run_cli("explain", "--isvc", "llama-3-70b", "-n", "llama-demo", "-f", MODE_14_3, "--profile", CODE, "-o", "json")
     report = json.loads(result.stdout)
     assert report["selected"]["name"] == "srt-llama-3-3-70b-instruct-multinode"
@@ -468,7 +468,7 @@ def test_code_v015_Q4_no_deployment_mode_check_14_3():
 
 
 def test_code_v015_O8_excluded_list_collision_merges_names():
-    """profiles.md 3.6: ServingRuntime rt (disabled) and ClusterServingRuntime
+    """docs/profiles.md 3.6: ServingRuntime rt (disabled) and ClusterServingRuntime
     rt (format mismatch): one item, the cluster runtime's reason."""
     objects = (model(), runtime("rt", "ns", disabled=True), runtime("rt", entries=[entry(modelFormat={"name": "onnx"})]))
     message = explain_json(CODE, *objects)["message"]
@@ -501,7 +501,7 @@ def test_code_v015_M6_model_reference_is_required():
 
 
 def test_code_v015_O3_O4_truncated_distance_keeps_the_fetch_order():
-    """profiles.md 3.3: model "10"; b (9-11.5, distance 2.5) and a (9-12,
+    """docs/profiles.md 3.3: model "10"; b (9-11.5, distance 2.5) and a (9-12,
     distance 3): trunc(3 - 2.5) = 0, so Go leaves a, b; v1.3 gives b, a."""
     objects = (model(modelParameterSize="10"), runtime("b", modelSizeRange={"min": "9", "max": "11.5"}),
                runtime("a", modelSizeRange={"min": "9", "max": "12"}))
@@ -606,7 +606,7 @@ def test_steer_refuses_the_go_sort_profile():
     assert "`ome-asp admit --profile code-v0.1.5`" in result.stderr
 
 
-# --- code-v0.1.5: W4, W5 (profiles.md 3.4) -------------------------------------------------
+# --- code-v0.1.5: W4, W5 (docs/profiles.md 3.4) -------------------------------------------------
 
 
 def admit(profile: str, *objects) -> dict[str, str | None]:
@@ -684,7 +684,7 @@ def test_code_v015_W5_same_name_in_both_kinds_is_not_compared():
     assert admit(CODE, a, b) == {"a": None}
 
 
-# --- code-v0.1.5: Z1 grammar (profiles.md 3.2), the Go sort (3.3) ------------------------------
+# --- code-v0.1.5: Z1 grammar (docs/profiles.md 3.2), the Go sort (3.3) ------------------------------
 
 
 @pytest.mark.parametrize(("text", "count"), [
@@ -758,7 +758,7 @@ def container_mode(mode):
     ({"workers": {"size": 0}, "disabled": True}, None),  # W2
 ])
 def test_code_v015_W3_configuration_check(spec, message):
-    """profiles.md 3.5, before W3; only under code-v0.1.5."""
+    """docs/profiles.md 3.5, before W3; only under code-v0.1.5."""
     assert admit(CODE, runtime("rt", **spec)) == {"rt": message}
     assert admit("v1.3", runtime("rt", **spec)) == {"rt": None}
 

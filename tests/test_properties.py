@@ -107,7 +107,7 @@ def assert_same_report(expected: dict, code: int, stdout: str, stderr: str) -> N
     assert code == 0, f"exit {code}\nstderr:\n{stderr}"
     actual = json.loads(stdout)
     # `warnings` and `denied` say what stderr says (issue 16): ome-asp's own
-    # input messages, which the model (written from spec.md) does not produce
+    # input messages, which the model (written from docs/spec.md) does not produce
     del actual["warnings"], actual["denied"]
     assert actual == expected, "\n".join(differences(actual, expected))
 
@@ -124,7 +124,7 @@ def test_engine_matches_reference_model(cluster):
 @settings(max_examples=100, deadline=None)
 @given(strategies.clusters())
 def test_engine_matches_reference_model_under_v1_2_2(cluster):
-    """Profile v1.2.2 (profiles.md section 2: D1, D3, Z3 change explain): the same
+    """Profile v1.2.2 (docs/profiles.md section 2: D1, D3, Z3 change explain): the same
     comparison; its Z3 outcome exits 4 (issue 16). An
     InferenceService without spec.model is an input error there (M6), which
     the model does not read, so such clusters are left out. With -o json an

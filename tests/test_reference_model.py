@@ -1,4 +1,4 @@
-"""The reference model (tests/reference_model.py) against every worked example of spec.md (v1.3).
+"""The reference model (tests/reference_model.py) against every worked example of docs/spec.md (v1.3).
 
 Each test names the rule ids and the spec section whose table or example it
 reproduces. If one of these fails, the oracle is wrong, not the engine.

@@ -15,5 +15,5 @@ def test_every_core_rule_is_cited():
 
 
 def test_ranges_are_expanded_on_both_sides():
-    assert rule_coverage.defined_rules("**Q2–Q4 — Checks.** **Q9 — x.**") == ["Q2", "Q3", "Q4", "Q9"]
+    assert rule_coverage.defined_rules("**Q2–Q4 — Checks.** a\n\n**Q9 — x.** **Q1 — not at the start of a paragraph.**") == ["Q2", "Q3", "Q4", "Q9"]
     assert rule_coverage.cited_rules(["Q20–Q22 and Z5, also A1-A2"]) == {"Q20", "Q21", "Q22", "Z5", "A1", "A2"}

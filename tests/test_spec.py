@@ -1,5 +1,5 @@
-"""docs/spec.md's examples run, byte for byte (issue 35; the convention is the
-spec's section 0.4).
+"""docs/spec.md's and docs/profiles.md's examples run, byte for byte (issue 35;
+the convention is the spec's section 0.4).
 
 A `console` block is a list of commands (`$ ome-asp …`, run from the
 repository's root) each followed by what it prints: stdout's lines, stderr's
@@ -20,6 +20,7 @@ import yaml
 from conftest import ROOT, run_cli
 
 SPEC = ROOT / "docs" / "spec.md"
+EXAMPLES = [SPEC, ROOT / "docs" / "profiles.md"]  # the documents whose console blocks are run
 STDERR = "   # stderr"
 _EXIT = re.compile(r"# exit (\d+)$")
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
@@ -47,23 +48,26 @@ def examples(block: str) -> list[tuple[list[str], str, str, int]]:
     return found
 
 
-def _params():
-    text = SPEC.read_text(encoding="utf-8")
-    params = []
-    for block in console_blocks(text):
-        section = re.findall(r"^##+ (\d+(?:\.\d+)?)", text[: text.index(block)], re.M)[-1]
-        for argv, stdout, stderr, code in examples(block):
-            params.append(pytest.param(argv, stdout, stderr, code, id=f"{section}-{' '.join(argv[:3])}"))
-    return params
+def _examples() -> list[tuple[str, str, list[str], str, str, int]]:
+    """Every command of EXAMPLES' console blocks: (document, section, argv, stdout, stderr, code)."""
+    found = []
+    for document in EXAMPLES:
+        text = document.read_text(encoding="utf-8")
+        for block in console_blocks(text):
+            section = re.findall(r"^##+ (\d+(?:\.\d+)?)", text[: text.index(block)], re.M)[-1]
+            found += [(document.stem, section, *example) for example in examples(block)]
+    return found
 
 
-def test_the_spec_has_examples_in_every_worked_section():
-    """Sections 13 and 14 are run, not only read: each has a console block."""
-    sections = {param.id.split("-")[0].split(".")[0] for param in _params()}
-    assert {"13", "14"} <= sections
+def test_the_worked_sections_have_examples():
+    """spec.md's sections 13.2 to 14.3 and profiles.md's 3.6 are run, not only read."""
+    sections = {(document, section) for document, section, *_ in _examples()}
+    assert {("spec", s) for s in ("13.2", "13.3", "13.4", "13.5", "13.6", "14.1", "14.2", "14.3")} <= sections
+    assert ("profiles", "3.6") in sections
 
 
-@pytest.mark.parametrize("argv, stdout, stderr, code", _params())
+@pytest.mark.parametrize("argv, stdout, stderr, code", [
+    pytest.param(*example, id=f"{document}-{section}-{' '.join(example[0][:3])}") for document, section, *example in _examples()])
 def test_each_example_prints_what_the_spec_says(argv, stdout, stderr, code, monkeypatch):
     monkeypatch.chdir(ROOT)
     result = run_cli(*argv)

@@ -251,7 +251,7 @@ class SteerResult:
 
 
 class Ended(Exception):
-    """The query ends with an outcome without a table (profiles.md section 0):
+    """The query ends with an outcome without a table (docs/profiles.md section 0):
     there is no order to steer; the command reports it as explain does (exit 4)."""
 
     def __init__(self, answer: QueryAnswer, denied: list) -> None:
@@ -274,7 +274,7 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     before, denied = result.queries[1], report.denials(result)
     if before.error is not None:
         raise reasons.query_error(before.error, cluster, query.namespace)
-    if before.ended is not None:  # profiles.md section 0: there is no order to steer
+    if before.ended is not None:  # docs/profiles.md section 0: there is no order to steer
         raise Ended(before, denied)
     # I9: only a denied runtime is no candidate; the search looks for edits that
     # admit it too (issue 24: W3, W4; steer.lp evaluates admission on the edits)

@@ -144,7 +144,7 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
     one report per query: a List of reports, or table sections headed by the
     equivalent single command. A query's error is part of its report; the exit
     code is 1 when any query has one, else 3 when any query ends with an
-    outcome (profiles.md section 0)."""
+    outcome (docs/profiles.md section 0)."""
     if args.show == "facts":
         stdout.write(_facts_header(args) + ask.facts_for(cluster, queries).program)
         return Exit.OK
@@ -192,7 +192,7 @@ _RELEASE = {"v1.2.2": "v1.2.2", "code-v0.1.5": "v0.1.5"}  # the OME release of e
 
 
 def explain_note(profile: profiles.Profile) -> str:
-    """E1-E18 of a profile without kubectl ome runtime explain (profiles.md 2, 3.1)."""
+    """E1-E18 of a profile without kubectl ome runtime explain (docs/profiles.md 2, 3.1)."""
     release = _RELEASE[profile.name]
     return f"Note: kubectl ome runtime explain is not available in OME {release}; this table shows {release}'s selection."
 

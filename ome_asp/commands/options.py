@@ -158,7 +158,7 @@ def add_explain_targets(parser: argparse.ArgumentParser) -> argparse._ArgumentGr
 
 
 def print_outcome(output: str, document: dict, stdout: TextIO, stderr: TextIO) -> int:
-    """Section 0 of profiles.md: an outcome has no table; one stderr line, or
+    """Section 0 of docs/profiles.md: an outcome has no table; one stderr line, or
     the report with `outcome` for -o json/yaml; exit 4 (Exit.OUTCOME) either way."""
     if output in ("json", "yaml"):
         report.dump(document, output, stdout)

@@ -80,7 +80,7 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         error = UsageError(selection.error)
         error.hint = reasons.did_you_mean(selection.outcome.error, cluster, query.namespace)
         raise error
-    if selection.ended is not None:  # profiles.md section 0: the same report for every command
+    if selection.ended is not None:  # docs/profiles.md section 0: the same report for every command
         return print_outcome(args.output, selection.document(), stdout, stderr)
     if args.output != "text":
         report.dump(selection.document(), args.output, stdout)

@@ -19,7 +19,7 @@ batch, and at most `CACHED_NAMESPACES` namespaces are kept. A request with
 read as the values they are (messages name JSON paths, `manifests[3]`). A request's `profile`
 (default: serve's --profile) chooses the OME version; the cluster is read
 under each profile asked for, each with its own cache. An outcome without a
-table (profiles.md section 0) is a report with `outcome`, `detail` and no rows.
+table (docs/profiles.md section 0) is a report with `outcome`, `detail` and no rows.
 
 A request's `command` is `explain` (the default), `select` or `admit`; its
 `report` is what `ome-asp <command> ... -o json` prints. Lines already

@@ -16,7 +16,7 @@ optional keys `table` (explain's stdout with the default table output),
 ome-asp answers a case by running its own command line in-process
 (`cli.main`), with manifests.yaml on stdin (so messages name the input
 `<stdin>` wherever the corpus lives) and the case's profile passed through
-`profile_flags`; or, for many cases at once (`answers`), by reading the
+`case_files.profile_flags`; or, for many cases at once (`answers`), by reading the
 manifests as that command line reads them and answering the cases as worlds
 of one grounding per command, which gives the same answers (tests/test_worlds.py).
 """
@@ -39,6 +39,7 @@ from ome_asp.render.case_files import (
     EXPECTED_FILE,
     MANIFESTS_FILE,
     admit_answer,
+    case_argv,
     dump,
     explain_answer,
     outcome_answer,
@@ -373,12 +374,6 @@ def _schema_message(error) -> str:
 # --- running ome-asp on a case ------------------------------------------------
 
 
-def profile_flags(command: str, profile: str) -> list[str]:
-    """The one place a case's profile reaches ome-asp: every command takes
-    `--profile P` (docs/profiles.md)."""
-    return ["--profile", profile]
-
-
 @dataclass
 class Output:
     code: int
@@ -394,24 +389,14 @@ def run_cli(argv: list[str], stdin: bytes) -> Output:
     return Output(code, out.getvalue(), err.getvalue())
 
 
-def target_flags(query: dict) -> list[str]:
-    target = ["--model", query["model"]] if "model" in query else ["--isvc", query["isvc"]]
-    return target + ["-n", query["namespace"], "-f", "-"]
-
-
 def answer(command: str, manifests: bytes, query: dict, profile: str, want: tuple = ()) -> dict:
     """ome-asp's answer to `command` for a cluster and a query.
 
     The answer comes from the command's `-o json` report. `want` lists the
     optional keys to include: `table` (explain's stdout), `stderr` and `exit`,
     all three from a second run with the default output, as a user runs it."""
-    argv = _argv(command, query, profile)
+    argv = case_argv(command, query, profile)
     return _with_output(_parse(command, run_cli(argv + ["-o", "json"], manifests)), argv, manifests, want)
-
-
-def _argv(command: str, query: dict, profile: str) -> list[str]:
-    argv = [command, "-f", "-"] if command == "admit" else [command, *target_flags(query)]
-    return argv + profile_flags(command, profile) + (query.get("flags", []) if command == "explain" else [])
 
 
 def _with_output(result: dict, argv: list[str], manifests: bytes, want: tuple) -> dict:
@@ -442,7 +427,7 @@ def _parse(command: str, out: Output) -> dict:
 
 def _reduced(command: str, document: dict) -> dict:
     """A command's -o json report reduced to the case answer."""
-    if "outcome" in document:  # profiles.md section 0: no table, an error line
+    if "outcome" in document:  # docs/profiles.md section 0: no table, an error line
         return outcome_answer(document)
     return {"explain": explain_answer, "select": select_answer, "admit": admit_answer}[command](document)
 
@@ -468,7 +453,7 @@ def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
         try:
             cluster = load(["-"], stdin=io.BytesIO(manifests), profile=profiles.PROFILES[profile])
         except InputError as error:
-            results[i] = _with_output({"error": str(error)}, _argv(command, query, profile), manifests, want)
+            results[i] = _with_output({"error": str(error)}, case_argv(command, query, profile), manifests, want)
             continue
         target = None if command == "admit" else Query(query["namespace"], model=query.get("model"), isvc=query.get("isvc"))
         chosen.append(i)
@@ -479,7 +464,7 @@ def answers(requests: list[tuple[str, bytes, dict, str, tuple]]) -> list[dict]:
             results[i] = answer(*requests[i])  # the command line's refusal (E4)
             continue
         found = _reduced(command, response["report"]) if "report" in response else {"error": response["error"]}
-        results[i] = _with_output(found, _argv(command, query, profile), manifests, want)
+        results[i] = _with_output(found, case_argv(command, query, profile), manifests, want)
     return results
 
 

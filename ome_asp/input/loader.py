@@ -592,7 +592,7 @@ def _runtime(obj: _Object, metadata: dict, spec: dict, created: int | None) -> R
         accelerator_classes=classes,
         engine_mode=obj.dig(spec, "spec", ("engineConfig", "annotations", DEPLOYMENT_MODE_ANNOTATION)),
         decoder_mode=obj.dig(spec, "spec", ("decoderConfig", "annotations", DEPLOYMENT_MODE_ANNOTATION)),
-        # read only where an order depends on it (profiles.md 3.3)
+        # read only where an order depends on it (docs/profiles.md 3.3)
         created=created if obj.reader.profile.go_sort else None,
         protocol_versions=obj.strings(spec, "spec", "protocolVersions") if obj.reader.profile.cross_runtime_check else None,
         configuration=_configuration(obj, spec) if obj.reader.profile.webhook_quirks else None,
@@ -600,7 +600,7 @@ def _runtime(obj: _Object, metadata: dict, spec: dict, created: int | None) -> R
 
 
 def _configuration(obj: _Object, spec: dict) -> Configuration:
-    """What the v0.1.5 webhook's configuration check reads (profiles.md 3.5)."""
+    """What the v0.1.5 webhook's configuration check reads (docs/profiles.md 3.5)."""
     mode = None
     containers = obj.get(spec, "spec", "containers", "array") or []
     for index, container in enumerate(containers):

@@ -138,7 +138,7 @@ class SizeRange:
 
 @record(frozen=True)
 class Configuration:
-    """What code-v0.1.5's runtime configuration check reads (profiles.md 3.5)."""
+    """What code-v0.1.5's runtime configuration check reads (docs/profiles.md 3.5)."""
 
     workers_size: int | None = None  # spec.workers.size
     engine_config: bool = False  # spec.engineConfig is set
@@ -163,7 +163,7 @@ class Runtime:
     engine_mode: str | None = None
     decoder_mode: str | None = None
     # metadata.creationTimestamp, nanoseconds after Go's zero time (input/timestamps.py; None: absent,
-    # that zero time): the fetch order of code-v0.1.5's sort (profiles.md 3.3); None in other profiles
+    # that zero time): the fetch order of code-v0.1.5's sort (docs/profiles.md 3.3); None in other profiles
     created: int | None = None
     # spec.protocolVersions, read by code-v0.1.5's W5 only
     protocol_versions: tuple[str, ...] | None = None
@@ -245,7 +245,7 @@ class Cluster:
     inference_services: list[InferenceService] = field(default_factory=list)
     accelerator_classes: list[AcceleratorClass] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    profile: Profile = V1_3  # the profile the input was read under (profiles.md)
+    profile: Profile = V1_3  # the profile the input was read under (docs/profiles.md)
     # Each object's document as read, by (kind, namespace, name): what `compare`
     # reports of fields selection does not read (ignoredChanges).
     contents: dict[tuple[str, str | None, str], dict] = field(default_factory=dict, repr=False, compare=False)

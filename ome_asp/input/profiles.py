@@ -1,5 +1,5 @@
-"""OME versions as profiles: the default behaviour of spec.md plus overrides by
-rule id (reference profiles.md).
+"""OME versions as profiles: the default behaviour of docs/spec.md plus overrides by
+rule id (docs/profiles.md).
 
 A profile is data. Its switches become `switch(Name, Value)` facts that the
 encoding reads (encoding/input.lp lists them), and the few Python stages that
@@ -19,10 +19,10 @@ DEFAULT = "v1.3"
 
 @record(frozen=True)
 class Profile:
-    """One OME version's behaviour: a switch per difference (profiles.md section 1)."""
+    """One OME version's behaviour: a switch per difference (docs/profiles.md section 1)."""
 
     name: str
-    # profiles.md section 1, one attribute per switch
+    # docs/profiles.md section 1, one attribute per switch
     absent_weight: int  # I3: what an absent modelFormat/modelFramework weight is
     schema_validation: bool  # I4: entry fields required, priority >= 1, ...
     lenient_score_versions: bool  # S2: a one-sided version still scores
@@ -37,7 +37,7 @@ class Profile:
     explain_available: bool  # E1-E18: kubectl ome runtime explain exists in this version
     webhook_quirks: bool  # W4: Go's first-runtime skip and absent-priority shadowing
     cross_runtime_check: bool  # W5
-    # Not in profiles.md's switch table, but overrides by rule id of section 2/3:
+    # Not in docs/profiles.md's switch table, but overrides by rule id of section 2/3:
     model_rule: str  # M6/I4: "model-or-runtime" (v1.3), "required" (v1.2.2), "none" (no schema check)
     virtual_deployment_skip: bool  # Q1: metadata annotation VirtualDeployment skips selection
     int64_scores: bool  # S3, S5: Go's int64 two's-complement products and sums (issue 17); else exact (I8)

@@ -60,7 +60,7 @@ def format_exact(value: Fraction) -> str:
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
-# --- code-v0.1.5: Go's parseModelSize (profiles.md 3.2, issue 17) ------------
+# --- code-v0.1.5: Go's parseModelSize (docs/profiles.md 3.2, issue 17) ------------
 # The text left after one suffix must be what strconv.ParseFloat(s, 64) of Go
 # 1.25 (OME v0.1.5's go.mod) reads whole. Its grammar is spelt out below after
 # Go's own steps -- special (inf, infinity, nan), readFloat (sign, 0x prefix,
@@ -188,7 +188,7 @@ def _go_parse_float(text: str) -> float | None:
 def parse_go_size(text: str) -> float:
     """code-v0.1.5's Z1: strip one trailing T, else B, else M (uppercase),
     multiply the ParseFloat value by 1e12 / 1e9 / 1e6 in float64; any error
-    is 0. NaN and the infinities are values (profiles.md 3.2)."""
+    is 0. NaN and the infinities are values (docs/profiles.md 3.2)."""
     multiplier = 1.0
     for suffix, factor in _GO_MULTIPLIER:
         if text.endswith(suffix):

@@ -24,6 +24,27 @@ from ome_asp.render import report
 CASE_FILE, MANIFESTS_FILE, EXPECTED_FILE = "case.yaml", "manifests.yaml", "expected.yaml"
 
 
+
+# --- the command line a case runs -------------------------------------------
+
+
+def profile_flags(command: str, profile: str) -> list[str]:
+    """The one place a case's profile reaches ome-asp: every command takes
+    `--profile P` (docs/profiles.md)."""
+    return ["--profile", profile]
+
+
+def target_flags(query: dict, manifests: str = "-") -> list[str]:
+    target = ["--model", query["model"]] if "model" in query else ["--isvc", query["isvc"]]
+    return target + ["-n", query["namespace"], "-f", manifests]
+
+
+def case_argv(command: str, query: dict, profile: str, manifests: str = "-") -> list[str]:
+    """The arguments of `ome-asp` that answer a case's `command`, the manifests
+    read from `manifests` (`-`: stdin)."""
+    argv = [command, "-f", manifests] if command == "admit" else [command, *target_flags(query, manifests)]
+    return argv + profile_flags(command, profile) + (query.get("flags", []) if command == "explain" else [])
+
 # --- the answers a case records ------------------------------------------------
 
 
@@ -33,7 +54,7 @@ def _runtime(kind: str, namespace: str | None, name: str) -> dict:
 
 def explain_answer(report: dict) -> dict:
     """A RuntimeExplainReport (explain -o json, serve) reduced to the case answer;
-    an outcome report (profiles.md section 0) is the error answer a case expects
+    an outcome report (docs/profiles.md section 0) is the error answer a case expects
     of it (issue 16: serve's outcome reports under v1.2.2 and code-v0.1.5)."""
     if "outcome" in report:
         return outcome_answer(report)

@@ -7,7 +7,7 @@ spec E14/E15, Z4, D5, W3/W4 and E4 (and, for select, `outcome_text`: M2, M3,
 X3, X4, X6, O9). An unknown functor is an internal error,
 never a guess. Two texts about a selection are not written here because they
 are not terms of the encoding: the fixed detail of each outcome of
-profiles.md section 0 (`solver.answer.OUTCOME_DETAILS`) and the Go sort's
+docs/profiles.md section 0 (`solver.answer.OUTCOME_DETAILS`) and the Go sort's
 "order unspecified" detail (`solver.gosort`).
 """
 
@@ -324,12 +324,12 @@ def admission_text(reason: clingo.Symbol, runtime, unknown_classes: list[str]) -
     if reason.name == "different_priorities":
         group = reason.arguments[0].string
         return f"different priorities assigned for the model format {group if group.isprintable() else quote(group)} under the {runtime.kind.lower()} {shown(runtime.name)}"
-    if reason.match("invalid_configuration", 1):  # code-v0.1.5 (profiles.md 3.5)
+    if reason.match("invalid_configuration", 1):  # code-v0.1.5 (docs/profiles.md 3.5)
         if reason.arguments[0].name == "raw_deployment":
             return "invalid configuration: for RawDeployment, leader and worker must not be defined"
         return ("invalid configuration: for MultiNode deployment, both leader and worker must be defined "
                 "and worker.size must be greater than 0")
-    if reason.match("same_priority", 2):  # W5, code-v0.1.5 (profiles.md 3.4)
+    if reason.match("same_priority", 2):  # W5, code-v0.1.5 (docs/profiles.md 3.4)
         other, name = shown(reason.arguments[0].arguments[-1].string), reason.arguments[1].string
         name = name if name.isprintable() else quote(name)
         if runtime.namespaced:

@@ -133,7 +133,7 @@ NO_NOTES = notes_json([], [])
 
 
 def outcome_json(query: dict, ended: tuple[str, str], profile: str, notes: dict = NO_NOTES) -> dict:
-    """The report of an outcome without a table, for every command (profiles.md
+    """The report of an outcome without a table, for every command (docs/profiles.md
     section 0): a RuntimeExplainReport with `outcome`, `detail`, no rows and
     `selected: null`, so one schema reads every report (issue 16)."""
     name, detail = ended
@@ -340,7 +340,7 @@ def explain_table(answer: QueryAnswer, wide: bool = False, keep: Callable[[Row],
     for row in rows(answer, keep):
         v, yes = row.verdict, row.rank is not None
         cells = [v.runtime.name, scope(v.runtime), "Yes" if yes else "No"]
-        cells += [str(v.priority), str(v.weight)] if yes else ["-", "-"]
+        cells += [str(v.priority), str(v.weight)] if yes else ["-", "-"]  # E9's WEIGHT; the score is not shown (S8)
         if wide:
             checks = ",".join(reasons.check_id(c) for c in v.failures)
             cells += [str(v.score), v.distance or "-", "-"] if yes else ["-", "-", checks]
@@ -350,7 +350,7 @@ def explain_table(answer: QueryAnswer, wide: bool = False, keep: Callable[[Row],
 
 
 # explain -v on a query that ends with an outcome (issue 24): what ended it and
-# what gives it a table again (profiles.md section 0).
+# what gives it a table again (docs/profiles.md section 0).
 _OUTCOME_HELP = {
     "unsupported-input": "OME v1.2.2 cannot evaluate a modelSizeRange with one bound for a sized model (Z3): "
                          "write both min and max on that runtime, or remove the range",

@@ -65,7 +65,7 @@ class Outcome:
     admission_warnings: list[clingo.Symbol] = field(default_factory=list)
     condition: tuple[bool, str, clingo.Symbol | None] | None = None  # RuntimeReady: status, reason, message
     events: list[tuple[str, clingo.Symbol]] = field(default_factory=list)  # Warning events: reason, message
-    ended: tuple[str, RuntimeRef] | None = None  # select_outcome: (outcome, runtime), profiles.md section 0
+    ended: tuple[str, RuntimeRef] | None = None  # select_outcome: (outcome, runtime), docs/profiles.md section 0
 
 
 @record
@@ -81,7 +81,7 @@ class QueryAnswer:
     selected: RuntimeRef | None = None
     ranking: list[RuntimeRef] = field(default_factory=list)  # qualifying runtimes, O-order
     outcome: Outcome = field(default_factory=Outcome)  # with outcome.lp only
-    # An outcome without a table (profiles.md section 0): (name, detail), e.g.
+    # An outcome without a table (docs/profiles.md section 0): (name, detail), e.g.
     # ("panic", "ClusterServingRuntime rt: ..."); query_outcome/3 or the Go sort.
     ended: tuple[str, str] | None = None
 
@@ -478,7 +478,7 @@ def _complete(d: _Decoding, facts: Facts, go_sort) -> Answer:
             answer.ended = outcome_detail(*_first_by_runtime(d.ends[q]))
         if q in d.ends_select:
             answer.outcome.ended = _first_by_runtime(d.ends_select[q])
-        if go_sort is not None:  # code-v0.1.5 (profiles.md 3.3): not the #minimize order
+        if go_sort is not None:  # code-v0.1.5 (docs/profiles.md 3.3): not the #minimize order
             order = go_sort(answer, facts)
             if isinstance(order, tuple):
                 answer.ended = answer.ended or order

@@ -87,7 +87,7 @@ class Facts:
 class Exact:
     """An exact number inside a fact; becomes val(K, D) once all are known.
     Besides rationals, code-v0.1.5's float64 sizes bring the non-finite
-    values POS_INF, NEG_INF and NAN (profiles.md 3.2)."""
+    values POS_INF, NEG_INF and NAN (docs/profiles.md 3.2)."""
 
     value: int | Fraction | str  # ints stay ints (FactBuilder.exact)
 
@@ -588,7 +588,7 @@ def _add_w5_entry(builder: FactBuilder, r: Term, i: int, entry: Entry) -> None:
     """What code-v0.1.5's cross-runtime check (W5) compares of an entry, as
     Go sees it: the folded name, the top-level version, and each side as a Go
     struct -- absent, or plain (no version, no operator written: only then can
-    two structs be equal, profiles.md 3.4) with its name and weight."""
+    two structs be equal, docs/profiles.md 3.4) with its name and weight."""
     fact = builder.fact
     fact.entry_name_folded(r, i, _fold(entry.name or ""))
     if entry.version is not None:

@@ -367,7 +367,7 @@ def _apart(a: Fraction | float, b: Fraction | float) -> Fraction | float:
 def reads(profile: Profile) -> list[str]:
     """The chosen fields the loader reads only under some profiles (loader.py):
     spec.deploymentMode (D3), the VirtualDeployment annotation (Q1), the
-    configuration check's engineConfig/decoderConfig and workers (profiles.md
+    configuration check's engineConfig/decoderConfig and workers (docs/profiles.md
     3.5) and spec.protocolVersions (W5)."""
     reads = {"deployment_mode": profile.mode_filter == "full", "virtual_deployment": profile.virtual_deployment_skip,
              "configuration": profile.webhook_quirks, "protocol_versions": profile.cross_runtime_check}

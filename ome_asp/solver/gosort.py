@@ -1,4 +1,4 @@
-"""The order of profile code-v0.1.5 (profiles.md 3.3): Go's comparator and
+"""The order of profile code-v0.1.5 (docs/profiles.md 3.3): Go's comparator and
 `sort.Slice` over the fetch order, per kind.
 
 This is the one ordering that is not a `#minimize`: Go's comparator is not a
@@ -49,11 +49,11 @@ def _created_key(instant: int | None) -> int:
 
 
 class _Unspecified(Exception):
-    """Go's result is not determined by the input (profiles.md 3.3, docs/profiles.md)."""
+    """Go's result is not determined by the input (docs/profiles.md 3.3)."""
 
 
 def _compare(a: tuple, b: tuple, sized: bool) -> int:
-    """CompareRuntimes (profiles.md 3.3) on (name, score, distance) tuples of
+    """CompareRuntimes (docs/profiles.md 3.3) on (name, score, distance) tuples of
     one kind (so its IsCluster step never decides). `int(r1.Score -
     r2.Score)` is exact: both scores are positive int64s. `int(r2SizeScore -
     r1SizeScore)` truncates toward zero, so a difference below one parameter

@@ -46,7 +46,7 @@ def answer(*atoms: str):
 
 
 def test_the_result_of_each_world():
-    """The error ends the query (E4, M4) before an outcome (profiles.md
+    """The error ends the query (E4, M4) before an outcome (docs/profiles.md
     section 0), either before a selection (O5); a world that selects
     nothing answers none (O8)."""
     got = answer(*world(1, error="e", outcome="panic", selected="a"), *world(2, outcome="unsupported_input", selected="a"),

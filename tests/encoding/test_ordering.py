@@ -164,7 +164,7 @@ def test_o3_unsized_distance_level_is_zero():
 def test_o3_distance_for_the_querys_size():
     """O3 (Z5): a one-bounded range's distance is the one for the query's
     model size; a sized query whose runtime has no distance gets no key
-    (the query ends with an outcome, profiles.md section 0)."""
+    (the query ends with an outcome, docs/profiles.md section 0)."""
     (a, _), (nodist, _) = csr("a-min2"), csr("n")
     b = builder([(csr("a-min2"), 6, 1_210_000_000)])
     b.fact.sized_distance(b.exact(7 * B), a, b.exact(5 * B))  # another model's size

@@ -197,7 +197,7 @@ def test_X1_empty_runtime_name_is_auto_selection():
 
 
 def test_X4_disabled_named_runtime_is_denied_at_admission():
-    """Since v1.3 the webhook rejects a named disabled runtime (profiles.md, v1.2.2 X4)."""
+    """Since v1.3 the webhook rejects a named disabled runtime (docs/profiles.md, v1.2.2 X4)."""
     a = Case().runtime(CSR, disabled=True).model().isvc(runtime="rt").answer()
     assert shown(a, "select_failure") == {("1", f"named_runtime_disabled({R_CSR})")}
     assert shown(a, "admission_denied") == {("1", f"named_runtime_disabled({R_CSR})")}

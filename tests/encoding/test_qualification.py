@@ -281,7 +281,7 @@ def test_q8_first_entry_wanted_only_for_a_zero_score():
     ],
 )
 def test_z3_outcome_only_for_a_runtime_reaching_z3(checks, ends):
-    """Z3 on v1.2.2 and code-v0.1.5 (profiles.md section 0): a range that
+    """Z3 on v1.2.2 and code-v0.1.5 (docs/profiles.md section 0): a range that
     cannot be evaluated ends the query only for a runtime that reaches Z3,
     having passed Q2-Q5 (a candidate of explanation.lp failing Q5 does not)."""
     b = builder()

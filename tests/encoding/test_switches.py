@@ -1,7 +1,7 @@
 """The profile switches (input.lp's switch/2, docs/profiles.md) on small
 programs: each encoding file that reads a switch, with and without its
 non-default value (a missing switch fact is the v1.3 value). Test names
-carry the profile and the rule id of profiles.md they check."""
+carry the profile and the rule id of docs/profiles.md they check."""
 
 from fractions import Fraction
 

@@ -1,5 +1,5 @@
 // Command gosort-golden writes golden vectors of Go's sort.Slice under the
-// comparator of profile code-v0.1.5 (profiles.md 3.3), for 13 to 60 elements:
+// comparator of profile code-v0.1.5 (docs/profiles.md 3.3), for 13 to 60 elements:
 // the lengths where sort.Slice is pdqsort rather than insertion sort, which
 // ome_asp/solver/gosort.py emulates and tests/test_gosort_golden.py checks.
 //
@@ -27,7 +27,7 @@ type item struct {
 	distance float64
 }
 
-// cmp is profiles.md 3.3's comparator: scores, then the truncated distance
+// cmp is docs/profiles.md 3.3's comparator: scores, then the truncated distance
 // difference (0 below 1, without reaching the name step), then names.
 func cmp(a, b item) int {
 	if a.score != b.score {
