@@ -297,3 +297,76 @@ def test_k_natively_refuses_an_alias_bomb_without_expanding_it(native):
         f"{chr(98 + n)}: &{chr(98 + n)} [{', '.join(['*' + chr(97 + n)] * 10)}]\n" for n in range(9))
     result = native(bomb + "resources: *j\n")
     assert result.code == 1 and "YAML aliases expand the document" in result.stderr
+
+
+def _diamonds(tmp_path: Path, levels: int, shared: str) -> Path:
+    """`levels` kustomizations, each listing the next twice (by two spellings of
+    its path): 2^levels paths to the last, which lists `shared`."""
+    for level in range(levels):
+        (tmp_path / str(level)).mkdir()
+        following = f"../{level + 1}" if level + 1 < levels else None
+        listed = [following, f"../{level + 1}/."] if following else [shared]
+        (tmp_path / str(level) / "kustomization.yaml").write_text(yaml.safe_dump({"resources": listed}))
+    return tmp_path / "0"
+
+
+def test_k_natively_reads_a_shared_base_once(monkeypatch, tmp_path):
+    """Issue 38 item 5: a base reached by many paths is read once and refused at
+    its second path, as kubectl refuses adding its objects twice (was: 2^16 reads
+    for 17 kustomizations). Counted in reads, not time: fails when the reader
+    walks a kustomization again for each path to it."""
+    from ome_asp.input import sources
+
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    top = _diamonds(tmp_path, 17, "ok.yaml")
+    (tmp_path / "16" / "ok.yaml").write_text(WORKED.joinpath("manifests.yaml").read_text())
+    reads = []
+    real_read = sources._read_regular
+    monkeypatch.setattr(sources, "_read_regular", lambda path, *rest: reads.append(path) or real_read(path, *rest))
+    result = run_cli("explain", *MODEL, "-k", str(top))
+    assert result.code == 1 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert "resources: ../16/.: " in result.stderr and "is read already (through " in result.stderr
+    assert "may not add resource with an already registered id" in result.stderr
+    assert len(reads) == len(set(reads)) == 18  # 17 kustomizations and ok.yaml, each once
+
+
+def test_k_natively_lists_a_base_without_files_again(monkeypatch, tmp_path):
+    """A base that reads no file may be listed twice (kustomize adds nothing twice):
+    still one read of each kustomization (fails with a walk per path)."""
+    from ome_asp.input import sources
+
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    top = _diamonds(tmp_path, 17, "../empty-base")
+    (tmp_path / "empty-base").mkdir()
+    (tmp_path / "empty-base" / "kustomization.yaml").write_text("resources: []\n")
+    reads = []
+    real_read = sources._read_regular
+    monkeypatch.setattr(sources, "_read_regular", lambda path, *rest: reads.append(path) or real_read(path, *rest))
+    result = run_cli("explain", *MODEL, "-k", str(top), "-f", str(WORKED))
+    assert result.code == 0, result.stderr
+    assert len(reads) == 18
+
+
+def test_k_natively_refuses_a_file_listed_twice(native, tmp_path):
+    result = native("resources: [ok.yaml, ./ok.yaml]\n")
+    assert result.code == 1 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"error: {tmp_path / 'k' / 'kustomization.yaml'}: resources: ./ok.yaml: "
+                                    f"{tmp_path / 'k' / 'ok.yaml'} is read already (through "), result.stderr
+
+
+def test_k_natively_refuses_a_cycle_of_two(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    for name, other in (("a", "b"), ("b", "a")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "kustomization.yaml").write_text(f"resources: [../{other}]\n")
+    result = run_cli("explain", *MODEL, "-k", str(tmp_path / "a"))
+    assert (result.code, result.stderr) == (
+        1, f"error: {tmp_path / 'b' / 'kustomization.yaml'}: resources: ../a: includes its own kustomization "
+           f"({tmp_path / 'a'}) again\n")
+
+
+def test_k_natively_of_no_resources_names_the_kustomization(native, tmp_path):
+    """Issue 38 item 7 (was: "no objects in the input: ", naming nothing)."""
+    result = native("resources: []\n")
+    assert (result.code, result.stderr) == (
+        1, f"error: no objects in the input: {tmp_path / 'k' / 'kustomization.yaml'} (its resources list no file)\n")

@@ -24,6 +24,7 @@ import stat
 import subprocess
 import time
 from dataclasses import dataclass
+from typing import NoReturn
 
 from ome_asp.errors import InputError, UsageError
 from ome_asp.input.documents import decode, documents, shown
@@ -192,28 +193,56 @@ def _native(top: str, max_bytes: int) -> list[tuple[str, bytes]]:
     directory is another kustomization (bases may be anywhere local); only
     regular files are read, all of them together within `max_bytes`.
     Nested kustomizations are followed with a stack of their own, so depth
-    costs memory, never Python's recursion limit."""
+    costs memory, never Python's recursion limit. Each file and each
+    kustomization is read once (D-280): one reached again by another path
+    would add its objects twice, which kustomize refuses, so it is refused
+    there (a base shared by many paths cost a read per path, 2^16 reads for 17
+    kustomizations); one on the way to itself is a cycle."""
     inputs: list[tuple[str, bytes]] = []
     budget = InputBudget(max_bytes)
-    # each frame: (directory, its kustomization's path, its real directory, resources still to read)
-    stack = [_open_kustomization(top, None, [], budget)]
+    # real path of each file and kustomization directory read -> where it was first listed,
+    # and whether a kustomization's walk read any file (one that read none may be listed again)
+    reached: dict[str, str] = {}
+    added: dict[str, bool] = {}
+    # each frame: (directory, its kustomization's path, its real directory, resources still to read, inputs before it)
+    first = _open_kustomization(top, None, [], budget)
+    stack = [(*first, 0)]
+    reached[first[2]] = f"-k {shown(top, cut=False)}"
     while stack:
-        directory, path, root, pending = stack[-1]
+        directory, path, root, pending, before = stack[-1]
         if not pending:
+            added[root] = len(inputs) > before
             stack.pop()
             continue
         resource = pending.pop(0)
         target = os.path.normpath(os.path.join(directory, resource))  # as kustomize (Go filepath.Join cleans)
         where = f"{shown(path, cut=False)}: resources: {shown(resource)}"
-        if os.path.isdir(target):
-            stack.append(_open_kustomization(target, where, [frame[2] for frame in stack], budget))
-            continue
         real = os.path.realpath(target)
+        if os.path.isdir(target):
+            roots = [frame[2] for frame in stack]
+            if real in reached and real not in roots:  # on the stack: a cycle, which _open_kustomization refuses
+                if added[real]:
+                    _twice(where, target, reached[real])
+                continue
+            stack.append((*_open_kustomization(target, where, roots, budget), len(inputs)))
+            reached[real] = where
+            continue
         if os.path.commonpath([real, root]) != root:
             # kustomize's message (LoadRestrictionsRootOnly)
             raise InputError(f"{where}: security; file {shown(real, cut=False)} is not in or below {shown(root, cut=False)}")
+        if real in reached:
+            _twice(where, target, reached[real])
+        reached[real] = where
         inputs.append((target, _read_regular(target, where, budget)))
+    if not inputs:  # what was read, for the loader's "no objects in the input: …"
+        return [(f"{shown(first[1], cut=False)} (its resources list no file)", b"")]
     return inputs
+
+
+def _twice(where: str, target: str, first: str) -> NoReturn:
+    """A file or kustomization reached again: kustomize would add its objects twice."""
+    raise InputError(f"{where}: {shown(target, cut=False)} is read already (through {first}); kustomize "
+                     "refuses the same objects twice (may not add resource with an already registered id)")
 
 
 def _open_kustomization(directory: str, where: str | None, roots: list[str],
