@@ -588,6 +588,25 @@ def test_internal_error_when_no_dump_can_be_written(monkeypatch: pytest.MonkeyPa
     assert (result.code, result.stderr) == (3, "internal error: boom (no reproduction written: [Errno 28] No space left on device)\n")
 
 
+def test_internal_error_in_a_non_utf8_directory_with_any_bytes(monkeypatch: pytest.MonkeyPatch, tmp_path):
+    """Issue 38 item 7: a working directory, an argument and a message that are
+    no UTF-8 (lone surrogates in Python) still give the one line, exit 3 and a
+    reproduction whose command.txt holds the directory's own bytes (was: a
+    UnicodeEncodeError traceback, exit 1). Fails when command.txt or the
+    traceback is written as text in the strict encoding."""
+    directory = tmp_path / os.fsdecode(b"team-\xff")
+    directory.mkdir()
+    monkeypatch.chdir(directory)
+    monkeypatch.setattr(ask, "solve", failing_solve(ZeroDivisionError("a \udcff b \ud800")))
+    result = run_cli("explain", "--model", MODEL, "-n", "llama-demo", "-f", WORKED, "--runtime", os.fsdecode(b"x\xfe"))
+    assert result.code == 3 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stderr.startswith("internal error: ZeroDivisionError: a \udcff b \ud800; a reproduction is in ")
+    dump = dump_of(result.stderr)
+    command = (dump / "command.txt").read_bytes()
+    assert command.startswith(b"cd '" + os.fsencode(str(directory)) + b"'\n") and command.endswith(b" --runtime 'x\xfe'\n")
+    assert "a \\udcff b \\ud800" in (dump / "traceback.txt").read_text()
+
+
 def test_unknown_reason_term_is_an_internal_error():
     with pytest.raises(engine.InternalError):
         reasons.text(clingo.Function("no_such_reason"))

@@ -31,7 +31,7 @@ def report(error: BaseException, argv: list[str], facts: str | None, stderr: Tex
     what = describe(error)
     try:
         where = write_dump(error, argv, facts)
-    except OSError as err:  # a full or read-only temp dir must not hide the error itself
+    except Exception as err:  # a full or read-only temp dir, or anything else, must not hide the error itself
         print(f"internal error: {what} (no reproduction written: {err})", file=stderr)
     else:
         print(f"internal error: {what}; a reproduction is in {where} (see README.md there)", file=stderr)
@@ -49,16 +49,28 @@ def write_dump(error: BaseException, argv: list[str], facts: str | None) -> Path
     """A new directory under the temp dir with everything needed to reproduce `error`."""
     directory = Path(tempfile.mkdtemp(prefix="ome-asp-internal-error-"))
     shutil.copytree(encoding_dir(), directory / "encoding", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
-    (directory / "command.txt").write_text(f"cd {shlex.quote(os.getcwd())}\n{shlex.join(['ome-asp', *argv])}\n")
-    (directory / "traceback.txt").write_text("".join(traceback.format_exception(error)))
+    _write(directory / "command.txt", f"cd {shlex.quote(os.getcwd())}\n{shlex.join(['ome-asp', *argv])}\n")
+    _write(directory / "traceback.txt", "".join(traceback.format_exception(error)))
     if facts is not None:
-        (directory / FACTS).write_text(facts)
+        _write(directory / FACTS, facts)
         replay = f"Replay the solve with plain clingo (`pip install clingo`):\n\n    cd {directory}\n    {REPLAY}\n"
     else:
         replay = "It failed before the facts were built: replay it with the command in command.txt.\n"
-    (directory / "README.md").write_text(
+    _write(directory / "README.md", (
         f"# ome-asp {__version__}: internal error\n\n{describe(error)}\n\n{replay}\n"
         "`command.txt` is the command that failed and where it ran; `traceback.txt` is where it\n"
         "failed; `encoding/` is the encoding it used. Please attach this directory to a bug report.\n"
-    )
+    ))
     return directory
+
+
+def _write(path: Path, text: str) -> None:
+    """`text` as UTF-8, whatever it holds: a working directory, an argument or
+    a message of bytes that are not UTF-8 (Python's lone surrogates for them)
+    is written as those bytes, so `cd` in command.txt goes where the run was;
+    any other lone surrogate as its escape (issue 38: was a traceback, exit 1)."""
+    try:
+        data = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        data = text.encode("utf-8", "backslashreplace")
+    path.write_bytes(data)
