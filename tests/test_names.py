@@ -4,10 +4,16 @@ and a table that wraps past a screen (E12) points to -o wide (D-97)."""
 
 from __future__ import annotations
 
+import difflib
+import random
 import textwrap
 
 import pytest
 from conftest import FIXTURES, run_cli
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ome_asp.input import loader
 
 WORKED = ["-n", "llama-demo", "-f", str(FIXTURES / "worked-example")]
 
@@ -37,6 +43,57 @@ def test_a_misspelt_runtime_or_want_gets_a_suggestion():
     assert 'no candidate runtime of that name for this query; did you mean "vllm-llama"?' in run.stderr
     run = run_cli("steer", "--model", "llama-3-2-3b-instruct", "--want", "vllm-lama", *WORKED)
     assert run.code == 2 and 'did you mean "vllm-llama"?' in run.stderr
+
+
+def _long_names(count: int, seed: int = 1) -> list[str]:
+    """`count` names of 199 characters over ten letters: every one passes
+    difflib's cheap filters against every other (issue 38's reproducer)."""
+    draw = random.Random(seed)
+    return ["".join(draw.choice("abcdefghij") for _ in range(195)) + f"{i:04d}" for i in range(count)]
+
+
+def _counting(monkeypatch, owner, name: str) -> list:
+    calls: list = []
+    original = getattr(owner, name)
+    monkeypatch.setattr(owner, name, lambda *args: calls.append(args) or original(*args))
+    return calls
+
+
+def test_the_nearest_name_search_is_bounded_in_comparisons(monkeypatch, tmp_path):
+    """Issue 38 item 5, D-281: 1,000 models of 199-character names, one
+    misspelt: difflib's quadratic ratio for CLOSE_RATIOS names, not for each
+    (was 1,000 ratios: 7-13 s on the reporter's machine); the hint is still
+    the right name. Fails when every name in reach is compared in full."""
+    names = _long_names(1000)
+    documents = "---\n".join(f"apiVersion: ome.io/v1beta1\nkind: ClusterBaseModel\nmetadata: {{name: {n}}}\n"
+                             "spec: {modelFormat: {name: safetensors}}\n" for n in names)
+    (tmp_path / "models.yaml").write_text(documents)
+    ratios = _counting(monkeypatch, difflib.SequenceMatcher, "ratio")
+    run = run_cli("explain", "--model", names[500][:-1] + "x", "-f", str(tmp_path / "models.yaml"))
+    assert run.code == 1 and run.stderr.splitlines()[1] == f"hint: did you mean {loader.quote(names[500])}?"
+    assert len(ratios) <= loader.CLOSE_RATIOS
+
+
+def test_the_nearest_name_search_indexes_a_bounded_number_of_characters(monkeypatch):
+    """The cheap pass stops after CLOSE_BUDGET characters of names (fails
+    with the index built for every name)."""
+    names = tuple(sorted(_long_names(10_000)))
+    indexed = _counting(monkeypatch, loader, "_pairs")
+    assert loader.closest(names[10][:-1] + "x", names) == names[10]
+    assert len(indexed) - 1 == loader.CLOSE_BUDGET // 199 < len(names)  # the names' within the budget, and the key's
+
+
+_NAMES = st.text("abcde-", min_size=1, max_size=12)
+
+
+@given(st.lists(_NAMES, max_size=loader.CLOSE_RATIOS, unique=True), _NAMES)
+def test_the_nearest_name_among_few_is_difflibs(known, key):
+    """With at most CLOSE_RATIOS names in the length window, every one is compared in
+    full: the answer of difflib.get_close_matches (the search before D-281).
+    Fails with the ranking's ties or the cutoff decided otherwise."""
+    by_case = {k.lower(): k for k in known}
+    expected = by_case.get(key.lower()) or next(iter(difflib.get_close_matches(key, known, n=1)), None)
+    assert loader.closest(key, tuple(known)) == expected
 
 
 def _catalog(tmp_path, runtimes: int):

@@ -268,14 +268,53 @@ def _json_type(value: Any) -> str:
     return type(value).__name__  # a YAML-only type such as !!binary or !!set
 
 
+#: The nearest-name search's bounds (issue 38, D-281): difflib's ratio, a
+#: quadratic comparison, for at most CLOSE_RATIOS names, those that share the
+#: most character pairs with the name looked up; those pairs counted over at
+#: most CLOSE_BUDGET characters of names (the rest is not searched).
+CLOSE_CUTOFF = 0.6
+CLOSE_RATIOS = 16
+CLOSE_BUDGET = 2**20
+
+
 def closest(key: str, known: tuple[str, ...]) -> str | None:
     """The known name `key` most likely misspells (the same but for case, else
     the closest by difflib's ratio, at least 0.6), or None: the one "did you
-    mean" of keys, namespaces and names (issue 24)."""
+    mean" of keys, namespaces and names (issue 24). Bounded in work whatever
+    the input (D-281): only names whose length allows the ratio, ranked by the
+    character pairs they share with `key`, the best CLOSE_RATIOS compared in
+    full; with that few names, the answer is difflib.get_close_matches'."""
     import difflib  # only for a warning or an error: most runs have none
+    import heapq
 
-    by_case = {k.lower(): k for k in known}
-    return by_case.get(key.lower()) or next(iter(difflib.get_close_matches(key, known, n=1)), None)
+    lowered = key.lower()
+    same = next((k for k in reversed(known) if k.lower() == lowered), None)  # the last, as a dict of them kept
+    if same is not None:
+        return same
+    # ratio = 2·matches / (len(a) + len(b)) <= 2·min / (len(a) + len(b)), at least 0.6 = 3/5 for
+    # the lengths from 3/7 to 7/3 of the key's, in integers (a float bound dropped a name at 0.6 exactly)
+    low, high = -(-3 * len(key) // 7), 7 * len(key) // 3
+    pairs, budget, ranked = None, CLOSE_BUDGET, []
+    for name in known:
+        if low <= len(name) <= high:
+            budget -= len(name)
+            if budget < 0:
+                break
+            pairs = _pairs(key) if pairs is None else pairs
+            ranked.append((-len(pairs & _pairs(name)), name))
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(key)
+    best: tuple[float, str] | None = None
+    for _, name in heapq.nsmallest(CLOSE_RATIOS, ranked):
+        matcher.set_seq1(name)
+        if matcher.quick_ratio() >= CLOSE_CUTOFF and (score := (matcher.ratio(), name)) >= (best or (CLOSE_CUTOFF, "")):
+            best = score  # get_close_matches' choice: the highest ratio, then the greatest name
+    return None if best is None else best[1]
+
+
+def _pairs(text: str) -> set[str]:
+    """The character pairs of `text`: the cheap index of the nearest-name search."""
+    return {text[i:i + 2] for i in range(len(text) - 1)} or {text}
 
 
 def closest_in_reach(name: str, objects: Iterable[Any], namespace: str | None) -> str | None:
