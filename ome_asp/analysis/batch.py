@@ -124,6 +124,7 @@ class Chunk(NamedTuple):
     stderr: str
     codes: frozenset[int]  # the exit codes of its queries
     stats: dict  # its phase times and sizes (--timers, --stats)
+    findings: tuple = ()  # its checks, for -o junit|sarif|github (render/ci.py), written after the last chunk
 
 
 def cut(queries: list[Query], jobs: int) -> list[list[tuple[int, Query]]]:
@@ -153,9 +154,11 @@ def answer(work: Callable[[list], Chunk], parts: list[list[tuple[int, Query]]], 
     """Write a batch: `work(chunk)` renders a chunk of numbered queries (`cut`;
     a List's items for -o json/yaml, else text sections). Returns the batch's
     exit code, 1 when some query's is 1 (an error, or no runtime used), else 3
-    when some query's is 3 (an outcome), else 0; and each chunk's stats."""
+    when some query's is 3 (an outcome), else 0; each chunk's stats; and the
+    chunks' findings, in query order."""
     codes: set[int] = set()
     stats = []
+    findings: list = []
     empty = parts == [[]]
     for k, chunk in enumerate(run(work, parts, jobs)):
         stderr.write(chunk.stderr)
@@ -164,5 +167,6 @@ def answer(work: Callable[[list], Chunk], parts: list[list[tuple[int, Query]]], 
         stdout.write(chunk.text)
         codes |= chunk.codes
         stats.append(chunk.stats)
+        findings += chunk.findings
     stdout.write(report.list_tail(output, empty))
-    return next((code for code in (Exit.ERROR, Exit.OUTCOME) if code in codes), Exit.OK), stats
+    return next((code for code in (Exit.ERROR, Exit.OUTCOME) if code in codes), Exit.OK), stats, findings

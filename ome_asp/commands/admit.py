@@ -1,14 +1,15 @@
 """`ome-asp admit`: the runtime admission webhook (spec W1-W6, I9, I10) on
 every ServingRuntime and ClusterServingRuntime of the input.
 
-    ome-asp admit -f PATH... [-o text|json|yaml]
+    ome-asp admit -f PATH... [-o text|json|yaml|junit|sarif|github]
 
 Each runtime is checked in the canonical order of I10 (kind, namespace,
 name) against the other objects given; only encoding/input.lp and
 encoding/admission.lp are grounded (`Variant.ADMIT`), which decide the
 denials; the messages are render/admission_report.py's. Text: one line per
 runtime, `<Kind> <ns>/<name>: ALLOWED` or `... : DENIED: <message>`, then
-`<n> runtimes: <a> allowed, <d> denied`. Exit 1 when any is denied, 2 on a
+`<n> runtimes: <a> allowed, <d> denied`; -o junit|sarif|github: a check per
+runtime at its file and line (render/ci.py). Exit 1 when any is denied, 2 on a
 usage or input error, 3 on an internal error.
 """
 
@@ -33,7 +34,8 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
         "does (W-rules), in the context of the other objects given.",
     )
     common(parser, namespace=False)  # admission does not depend on a namespace
-    parser.add_argument("-o", "--output", choices=("text", "json", "yaml"), default="text")
+    parser.add_argument("-o", "--output", choices=("text", "json", "yaml", "junit", "sarif", "github"), default="text",
+                        help="junit, sarif, github: a check per runtime, for CI (docs/compare.md)")
     parser.set_defaults(run=run)
     return parser
 
@@ -48,6 +50,11 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
             print(f"{runtime}: ALLOWED" if message is None else f"{runtime}: DENIED: {message}", file=stdout)
         print(f"{len(verdicts)} runtime{'' if len(verdicts) == 1 else 's'}: "
               f"{len(verdicts) - denied} allowed, {denied} denied", file=stdout)
-    else:
+    elif args.output in ("json", "yaml"):
         report.dump(admission_report.document(verdicts), args.output, stdout)
+    else:
+        from ome_asp.render import ci
+
+        findings = ci.admission(verdicts, ci.runtime_sources(cluster))
+        stdout.write(ci.render(args.output, findings, {ci.ADMISSION: ci.RULES[ci.ADMISSION]}, "ome-asp admit"))
     return Exit.NEGATIVE if denied else Exit.OK

@@ -51,7 +51,10 @@ def add_parser(commands) -> None:
         help="every model in the input, in one run: each BaseModel in its namespace, each ClusterBaseModel in -n's",
     )
     add_input_flags(explain)
-    explain.add_argument("-o", "--output", choices=("table", "wide", "json", "yaml"), default="table")
+    explain.add_argument("-o", "--output", choices=("table", "wide", "json", "yaml", "junit", "sarif", "github"), default="table",
+                         metavar="FORMAT",
+                         help="table (default), wide, json, yaml; junit, sarif, github (--all-models): a check per model "
+                              "(served by a runtime) and per runtime the admission webhook denies, for CI; exit 1 when one fails")
     explain.add_argument(
         "--show", choices=("facts", "opt"),
         help="instead of the result, facts: the facts of this run as a logic program "
@@ -154,6 +157,11 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
     parts, sight = batch.cut(queries, jobs), Sight(cluster)
     before = batch.unseen_denials(sight, parts, sizes=args.stats)  # once: each chunk reads only its namespaces (D-120)
     output, profile = args.output, cluster.profile
+    checks = output in ("junit", "sarif", "github")
+    if checks:
+        from ome_asp.render import ci  # only the CI formats need it (start-up)
+
+        models, runtimes = ci.model_sources(cluster), ci.runtime_sources(cluster)
 
     def work(chunk: list[tuple[int, Query]]) -> batch.Chunk:
         part = [q for _, q in chunk]
@@ -170,15 +178,24 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
         notes = report.notes_json(cluster.warnings, denied)
         keep, _ = _row_filter(args, result)  # no names are checked against many queries
         cache = report.RowsCache()  # E15's texts, shared by the chunk's reports
+        findings: tuple = ()
         with gc_paused():
-            text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep, cache)
-                           for n, (i, query) in enumerate(chunk, 1))
+            if checks:  # the cluster's denials once, after the first chunk's models
+                text = ""
+                findings = (*(ci.selection(query, result.queries[n], models) for n, (_, query) in enumerate(chunk, 1)),
+                            *(ci.admission(denied, runtimes) if batch.is_first(chunk) else ()))
+            else:
+                text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep, cache)
+                               for n, (i, query) in enumerate(chunk, 1))
         codes = frozenset(Exit.ERROR if a.error is not None else Exit.OUTCOME if a.ended is not None else Exit.OK
                           for a in result.queries.values())
         return batch.Chunk(text, stderr.getvalue(), codes,
-                           {**_sized(run), "output_s": time.perf_counter() - started})
+                           {**_sized(run), "output_s": time.perf_counter() - started}, findings)
 
-    code, stats = batch.answer(work, parts, jobs, output, stdout, stderr)
+    code, stats, findings = batch.answer(work, parts, jobs, output, stdout, stderr)
+    if checks:  # D-240: the CI formats fail when a check does
+        stdout.write(ci.render(output, findings, ci.RULES, "ome-asp explain --all-models"))
+        code = Exit.ERROR if ci.failed(findings) else code
     if before is not None:
         _count(before.answer)
         stats.append(_sized(before))
@@ -229,6 +246,8 @@ def _check_explain_flags(args) -> None:
         raise UsageError("--with-effective requires --isvc")
     if args.with_effective:
         raise UsageError("--with-effective is not supported by ome-asp: it reads the live cluster's effective runtime")
+    if not args.all_models and args.output in ("junit", "sarif", "github"):
+        raise UsageError(f"-o {args.output} needs --all-models: a check per model")
     if args.all_models and args.show == "opt":
         raise UsageError("--show opt needs one query (--model or --isvc): --all-models ranks by the keys, optimising nothing")
 

@@ -9,7 +9,9 @@ searches the clusters within the bounds for the smallest one on which the
 condition holds and verifies it as a user would see it
 (ome_asp/analysis/find.py); this module reads the flags into a question,
 renders the witness and writes it as conformance cases (--out). Exit 0: a
-witness; 1: none within the bounds; 2: usage; 3: internal error.
+witness; 1: none within the bounds; 2: usage; 3: internal error. With
+--check, and with -o junit|sarif|github (a check per condition,
+render/ci.py), as a CI check: 0 none within the bounds, 1 a witness (D-241).
 """
 
 from __future__ import annotations
@@ -307,7 +309,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--encoding", metavar="DIR",
                         help="the encoding the worlds run (default: ome-asp's encoding/); --differ-encoding compares it with DIR")
     add_bounds_flags(parser, f"{finder.Bounds.runtimes}; 1 for adding-disabled-runtime-changes-nothing")
-    parser.add_argument("-o", "--output", choices=("yaml", "json"), default="yaml")
+    parser.add_argument("-o", "--output", choices=("yaml", "json", "junit", "sarif", "github"), default="yaml",
+                        help="junit, sarif, github: the condition as one check for CI, failed by a witness (implies --check)")
+    parser.add_argument("--check", action="store_true",
+                        help="exit as a CI check: 0 when no cluster within the bounds satisfies the condition "
+                             "(the property holds), 1 when one does (default: 0 for a witness, 1 for none, as diff)")
     parser.add_argument("--out", metavar="DIR", help="also write the witness as a conformance case per side")
     add_jobs_flag(parser, "decide whether a witness exists", "threads")
     add_profile_flags(parser)
@@ -322,10 +328,17 @@ def run(args: argparse.Namespace, stdin: BinaryIO, stdout: TextIO, stderr: TextI
     found = find.run_question(q, bounds, args.jobs or batch.default_jobs())
     if args.output == "json":
         report.dump(to_document(found), "json", stdout)
-    else:
+    elif args.output == "yaml":
         stdout.write(render_yaml(found))
-    if found.witness is None:
-        return Exit.NEGATIVE
-    if args.out is not None:
+    else:
+        from ome_asp.render import ci
+
+        rule = q.description.get("property") or next(iter(q.description))  # the property, or differ, where, ...
+        statement = PROPERTIES[rule].statement if rule in PROPERTIES else f"no cluster within the bounds satisfies {rule}"
+        finding = ci.Finding(rule, condition_text(q), ci.PASS if found.witness is None else ci.ERROR, render_yaml(found))
+        stdout.write(ci.render(args.output, [finding], {rule: statement}, f"ome-asp find {condition_text(q)}"))
+    if found.witness is not None and args.out is not None:
         write_cases(found, Path(args.out))
-    return Exit.OK
+    if args.check or args.output not in ("yaml", "json"):
+        return Exit.OK if found.witness is None else Exit.NEGATIVE
+    return Exit.OK if found.witness is not None else Exit.NEGATIVE

@@ -1,0 +1,192 @@
+"""The CI formats (issue 37, render/ci.py): -o junit, -o sarif and -o github
+for explain --all-models, admit and find, and find --check.
+
+The SARIF is validated against the official SARIF 2.1.0 JSON schema, vendored
+from the OASIS sarif-spec repository (sarif-2.1/schema/sarif-schema-2.1.0.json,
+the errata01 OASIS standard) as fixtures/ci/sarif-schema-2.1.0.json; the
+JUnit is read back by junitparser (a JUnit reader of PyPI, in the test extra):
+what a CI system's reader accepts, not our own idea of the format.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import jsonschema
+import pytest
+import yaml
+from conftest import FIXTURES, run_cli
+from junitparser import Failure, JUnitXml
+
+from ome_asp.render import ci
+
+SCHEMA = json.loads((FIXTURES / "ci" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+ADMISSION = FIXTURES / "steer" / "admission" / "manifests.yaml"
+
+
+def valid_sarif(text: str) -> dict:
+    log = json.loads(text)
+    jsonschema.validators.validator_for(SCHEMA)(SCHEMA).validate(log)
+    return log
+
+
+@pytest.fixture
+def catalog(tmp_path, monkeypatch):
+    """fixtures/steer/admission (three runtimes denied, one model) copied
+    under a working directory, read by a relative path as in CI."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ADMISSION, tmp_path / "catalog.yaml")
+    return "catalog.yaml"
+
+
+def object_at(path: str, line: int) -> dict:
+    """The document of `path` that starts at `line` (its first key's line)."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    assert lines[line - 1].startswith("apiVersion:"), (line, lines[line - 1])
+    rest = "\n".join(lines[line - 1:]).split("\n---", 1)[0]
+    return yaml.safe_load(rest)
+
+
+# --- SARIF -------------------------------------------------------------------------
+
+
+def test_admit_sarif_is_valid_and_its_locations_are_the_denied_objects(catalog):
+    """Each result's region is the line where its runtime's document starts
+    (fails with a 0-based line: the line before is `---`, and with the
+    object's file dropped)."""
+    run = run_cli("admit", "-f", catalog, "-o", "sarif")
+    assert run.code == 1
+    log = valid_sarif(run.stdout)
+    results = log["runs"][0]["results"]
+    assert len(results) == 3
+    for result in results:
+        assert result["ruleId"] == "admission" and result["level"] == "error"
+        location = result["locations"][0]
+        subject = location["logicalLocations"][0]["fullyQualifiedName"]
+        physical = location["physicalLocation"]
+        assert physical["artifactLocation"]["uri"] == "catalog.yaml"
+        obj = object_at(catalog, physical["region"]["startLine"])
+        assert subject == f"{obj['kind']} {obj['metadata']['name']}"
+        assert result["message"]["text"].startswith("denied by admission: ")
+
+
+def test_explain_all_models_sarif_names_a_model_without_runtime_at_its_line(tmp_path, monkeypatch):
+    """A model no runtime serves is a result at the model's document (fails
+    when the model is looked up by the runtime's namespace alone: a
+    ClusterBaseModel has none)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.yaml").write_text(
+        "# a catalog\n"
+        "apiVersion: ome.io/v1beta1\nkind: ClusterServingRuntime\nmetadata: {name: rt}\n"
+        "spec:\n  supportedModelFormats:\n  - {modelFormat: {name: onnx}, modelFramework: {name: t}, autoSelect: true}\n"
+        "---\n"
+        "apiVersion: ome.io/v1beta1\nkind: ClusterBaseModel\nmetadata: {name: lonely}\n"
+        "spec: {modelFormat: {name: safetensors}, modelFramework: {name: t}}\n"
+        "---\n"
+        "apiVersion: ome.io/v1beta1\nkind: ClusterBaseModel\nmetadata: {name: served}\n"
+        "spec: {modelFormat: {name: onnx}, modelFramework: {name: t}}\n")
+    run = run_cli("explain", "--all-models", "-f", "m.yaml", "-o", "sarif")
+    assert run.code == 1, run.stderr  # D-240: a failed check fails the run
+    [result] = valid_sarif(run.stdout)["runs"][0]["results"]
+    assert result["ruleId"] == "selection"
+    assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 9}
+    assert object_at("m.yaml", 9)["metadata"]["name"] == "lonely"
+    assert result["message"]["text"].startswith("no runtime found to support model safetensors")
+
+
+def test_explain_all_models_passes_when_every_model_is_served(cli):
+    run = cli("explain", "--all-models", "-n", "llama-demo", "-f", str(FIXTURES / "worked-example"), "-o", "sarif")
+    assert run.code == 0
+    assert valid_sarif(run.stdout)["runs"][0]["results"] == []
+
+
+def test_a_location_without_a_file_is_logical_only():
+    """stdin and kubectl's output have no file to open: no physical location."""
+    text = ADMISSION.read_bytes()
+    run = run_cli("admit", "-f", "-", "-o", "sarif", stdin=text)
+    for result in valid_sarif(run.stdout)["runs"][0]["results"]:
+        assert "physicalLocation" not in result["locations"][0]
+
+
+# --- JUnit -------------------------------------------------------------------------
+
+
+def test_admit_junit_parses_one_case_per_runtime(catalog):
+    run = run_cli("admit", "-f", catalog, "-o", "junit")
+    xml = JUnitXml.fromstring(run.stdout)
+    [suite] = list(xml)
+    assert (suite.name, suite.tests, suite.failures) == ("admission", 4, 3)
+    cases = {case.name: case for case in suite}
+    assert set(cases) == {"ClusterServingRuntime rt-base", "ClusterServingRuntime rt-denied-for-good",
+                          "ClusterServingRuntime rt-w3", "ClusterServingRuntime rt-w4"}
+    assert cases["ClusterServingRuntime rt-base"].is_passed
+    [failure] = cases["ClusterServingRuntime rt-w4"].result
+    assert isinstance(failure, Failure)
+    assert "different priorities assigned" in failure.message
+    line = int(cases["ClusterServingRuntime rt-w4"]._elem.get("line"))
+    assert object_at(catalog, line)["metadata"]["name"] == "rt-w4"
+
+
+def test_explain_all_models_junit_has_a_case_per_model_and_per_denied_runtime(catalog):
+    run = run_cli("explain", "--all-models", "-f", catalog, "-o", "junit", "-j", "1")
+    suites = {suite.name: suite for suite in JUnitXml.fromstring(run.stdout)}
+    assert [case.name for case in suites["selection"]] == ["--model llama-70b -n default"]
+    assert suites["admission"].failures == 3 and suites["admission"].tests == 3
+    assert run.code == 1
+
+
+# --- GitHub annotations ---------------------------------------------------------------
+
+
+def test_github_annotations_escape_as_the_toolkit_does():
+    """%, CR and LF in the message; also : and , in properties (fails
+    without escaping %, which would read %0A back as a newline)."""
+    finding = ci.Finding("admission", "ClusterServingRuntime a,b", ci.ERROR, "100% denied:\r\nsee x", "dir/a:b,c.yaml", 7)
+    assert ci.github([finding]) == (
+        "::error file=dir/a%3Ab%2Cc.yaml,line=7,title=admission%3A ClusterServingRuntime a%2Cb::100%25 denied:%0D%0Asee x\n")
+    assert ci.github([ci.Finding("selection", "m", ci.PASS, "selects rt")]) == ""
+
+
+def test_admit_github_annotations(catalog):
+    run = run_cli("admit", "-f", catalog, "-o", "github")
+    lines = run.stdout.splitlines()
+    assert len(lines) == 3 and all(line.startswith("::error file=catalog.yaml,line=") for line in lines)
+
+
+# --- find ------------------------------------------------------------------------------
+
+BOUNDS = ("--runtimes", "2", "-j", "1")
+
+
+@pytest.mark.parametrize("flags, code", [((), 1), (("--check",), 0), (("-o", "junit"), 0)])
+def test_find_check_exits_0_when_the_property_holds(cli, flags, code):
+    """A property that holds within the bounds: diff-style 1 (no witness)
+    without --check, 0 with it and with a CI format (D-241)."""
+    run = cli("find", "--property", "namespaced-first", *BOUNDS, *flags)
+    assert run.code == code, run.stderr
+
+
+def test_find_check_exits_1_on_a_witness_and_reports_a_failed_case(cli):
+    run = cli("find", "--differ", "v1.3,code-v0.1.5", *BOUNDS, "--check")
+    assert run.code == 1
+    run = cli("find", "--differ", "v1.3,code-v0.1.5", *BOUNDS, "-o", "junit")
+    assert run.code == 1
+    [suite] = list(JUnitXml.fromstring(run.stdout))
+    [case] = list(suite)
+    assert suite.name == "differ" and not case.is_passed
+    assert "smallest witness" in case.result[0].text
+    run = cli("find", "--differ", "v1.3,code-v0.1.5", *BOUNDS, "-o", "sarif")
+    [result] = valid_sarif(run.stdout)["runs"][0]["results"]
+    assert "physicalLocation" not in result["locations"][0]  # a generated cluster: no file
+
+
+def test_find_property_junit_passes(cli):
+    run = cli("find", "--property", "namespaced-first", *BOUNDS, "-o", "junit")
+    [suite] = list(JUnitXml.fromstring(run.stdout))
+    assert suite.name == "namespaced-first" and [case.is_passed for case in suite] == [True]
+
+
+def test_ci_formats_need_all_models(cli):
+    run = cli("explain", "--model", "x", "-f", str(ADMISSION), "-o", "junit")
+    assert run.code == 1 and run.stderr.splitlines()[-1] == "error: -o junit needs --all-models: a check per model"
