@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from ome_asp.commands.options import load_cluster
+from ome_asp.commands.options import add_overlay_flag, load_cluster
 from ome_asp.errors import Exit
 from ome_asp.render import admission_report, report
 from ome_asp.solver import ask
@@ -34,6 +34,7 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
         "does (W-rules), in the context of the other objects given.",
     )
     common(parser, namespace=False)  # admission does not depend on a namespace
+    add_overlay_flag(parser)
     parser.add_argument("-o", "--output", choices=("text", "json", "yaml", "junit", "sarif", "github"), default="text",
                         help="junit, sarif, github: a check per runtime, for CI (docs/compare.md)")
     parser.set_defaults(run=run)

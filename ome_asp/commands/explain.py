@@ -18,6 +18,7 @@ from ome_asp.commands.options import (
     add_explain_targets,
     add_input_flags,
     add_jobs_flag,
+    add_overlay_flag,
     load_cluster,
     print_denied,
     print_outcome,
@@ -51,6 +52,7 @@ def add_parser(commands) -> None:
         help="every model in the input, in one run: each BaseModel in its namespace, each ClusterBaseModel in -n's",
     )
     add_input_flags(explain)
+    add_overlay_flag(explain)
     explain.add_argument("-o", "--output", choices=("table", "wide", "json", "yaml", "junit", "sarif", "github"), default="table",
                          metavar="FORMAT",
                          help="table (default), wide, json, yaml; junit, sarif, github (--all-models): a check per model "

@@ -45,6 +45,15 @@ def add_input_flags(parser: argparse.ArgumentParser, namespace: bool = True) -> 
     add_profile_flags(parser)
 
 
+def add_overlay_flag(parser: argparse.ArgumentParser) -> None:
+    """--overlay (explain, select, admit, steer: the commands that read one snapshot with load_cluster)."""
+    parser.add_argument(
+        "--overlay", action="append", default=[], metavar="PATH",
+        help="manifests read after the others: an object replaces the one of the same kind, namespace and name "
+             "(as kubectl apply would), to check a hand-edited copy; repeatable",
+    )
+
+
 def add_max_input_size_flag(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--max-input-size", type=limits.parse_byte_size, default=limits.format_byte_size(limits.MAX_INPUT_BYTES),
@@ -116,7 +125,7 @@ def load_cluster(args, stdin, stderr: TextIO):
     if not (args.filename or args.kustomize or args.from_cluster):
         raise UsageError("no input: pass the manifests with -f FILE, -f DIR, -f - (stdin), -k DIR or --from-cluster")
     cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile,
-                   sources=source_inputs(args))
+                   sources=source_inputs(args), overlays=getattr(args, "overlay", []))
     # -n of a command about one namespace (admit has none; --all and --all-models use every one)
     namespace = None if getattr(args, "all", False) or getattr(args, "all_models", False) else getattr(args, "namespace", None)
     typo = None if namespace is None else namespace_warning(cluster, namespace)

@@ -31,6 +31,7 @@ from typing import TextIO
 from ome_asp.analysis import batch
 from ome_asp.commands.options import (
     add_jobs_flag,
+    add_overlay_flag,
     load_cluster,
     name_argument,
     print_denied,
@@ -59,6 +60,7 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
     target.add_argument("--isvc", metavar="NAME", type=name_argument, help="an InferenceService of the namespace")
     target.add_argument("--all", action="store_true", help="every InferenceService of the input, each in its namespace, in one run")
     common(parser)
+    add_overlay_flag(parser)
     add_jobs_flag(parser, "--all: answer the InferenceServices")
     parser.add_argument("-o", "--output", choices=("text", "json", "yaml"), default="text")
     parser.set_defaults(run=run)

@@ -1,19 +1,31 @@
 """`ome-asp steer`: the smallest edits that make a wanted runtime the selected one.
 
 The search is ome_asp/analysis/steer.py (its vocabulary, D-65, D-66); this
-module reads the flags, runs it and renders the result: text, YAML/JSON, or
-`kubectl patch` commands (-o patch).
+module reads the flags, runs it and renders the result: text, YAML/JSON,
+`kubectl patch` commands (-o patch) or the edited objects (-o manifests); with
+--write it has ome_asp/input/gitops.py edit the user's files in place, reads
+them back and selects again.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import shlex
 
+from ome_asp.analysis.edits import select_again
 from ome_asp.analysis.steer import OWN, Edit, EditSet, Ended, SteerResult, steer
-from ome_asp.commands.options import add_explain_targets, load_cluster, print_denied, print_outcome
-from ome_asp.errors import Exit, OmeAspError, UsageError
+from ome_asp.commands.options import (
+    add_explain_targets,
+    add_overlay_flag,
+    jobs_count,
+    load_cluster,
+    print_denied,
+    print_outcome,
+)
+from ome_asp.errors import Exit, InternalError, OmeAspError, UsageError
+from ome_asp.input import gitops
 from ome_asp.input.documents import quote
 from ome_asp.input.documents import shown as shown_name
 from ome_asp.input.loader import closest_in_reach
@@ -24,9 +36,11 @@ from ome_asp.input.objects import (
     Cluster,
     Query,
     RuntimeRef,
+    Source,
 )
 from ome_asp.render import report
 from ome_asp.solver.answer import QueryAnswer
+from ome_asp.solver.programs import Variant
 
 
 def resolve_want(cluster: Cluster, namespace: str, want: str) -> RuntimeRef:
@@ -219,6 +233,38 @@ def render_patch(result: SteerResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def object_patches(cluster: Cluster, edit_set: EditSet) -> list[tuple[Source, dict, str, list[dict] | dict]]:
+    """Each patch of an edit set with the object's place and document as read
+    (-o manifests, --write)."""
+    objects = {RuntimeRef(r.kind, r.namespace, r.name): r.source for r in cluster.runtimes}
+    objects.update((RuntimeRef(INFERENCE_SERVICE, i.namespace, i.name), i.source) for i in cluster.inference_services)
+    return [(objects[ref], cluster.contents[(ref.kind, ref.namespace, ref.name)], kind, patch)
+            for ref, kind, patch in _patches(edit_set)]
+
+
+def write_edits(args, stdin, cluster: Cluster, result: SteerResult, number: int, stderr) -> None:
+    """--write: edit set `number` into the files its objects were read from
+    (ome_asp/input/gitops.py), then the manifests read again as the flags
+    read them and selected again: the wanted runtime must be used, else an
+    internal error naming the files (they stay written, for a look)."""
+    edit_set = result.edit_sets[number - 1]
+    if not edit_set.edits:
+        print(f"--write: {result.want.name} already wins: no file changed", file=stderr)
+        return
+    files, warnings = gitops.write([(source, kind, patch) for source, _, kind, patch in object_patches(cluster, edit_set)])
+    for warning in warnings:
+        print(f"warning: {warning}", file=stderr)
+    again = load_cluster(args, stdin, io.StringIO())  # its warnings were printed for the first reading
+    used = select_again([(again, [result.query])], Variant.SELECT)[0][0].outcome.used
+    named = ", ".join(shown_name(file, cut=False) for file in files)
+    if used != result.want:
+        raise InternalError(f"--write: after edit set {number} written to {named}, OME uses {used or 'no runtime'}, "
+                            f"not {result.want}")
+    count = len(edit_set.edits)
+    print(f"wrote edit set {number} ({count} edit{'s' if count > 1 else ''}) to {named}; "
+          f"read back and selected again: {used}", file=stderr)
+
+
 def win_notes(answer: QueryAnswer, want: RuntimeRef) -> list[str]:
     """Why the wanted runtime wins where the reason is easy to miss (issue 16):
     only the name tie-break (O4) puts it before the runtime after it, or its
@@ -252,8 +298,14 @@ def add_parser(commands, common) -> None:
     add_explain_targets(parser)
     parser.add_argument("--want", required=True, metavar="RUNTIME",
                         help="the runtime to make win: NAME, ServingRuntime/NAME or ClusterServingRuntime/NAME")
-    parser.add_argument("-o", "--output", choices=("text", "yaml", "json", "patch"), default="text",
-                        help="patch: each edit set as kubectl patch commands")
+    parser.add_argument("-o", "--output", choices=("text", "yaml", "json", "patch", "manifests"), default="text",
+                        help="patch: each edit set as kubectl patch commands; manifests: the objects edit set N "
+                             "(--edit-set) changes, as YAML documents")
+    parser.add_argument("--write", action="store_true",
+                        help="edit the files the objects were read from (-f) in place with edit set N: only the "
+                             "fields it changes, comments and formatting kept; then read them back and select again")
+    parser.add_argument("--edit-set", type=jobs_count, default=1, metavar="N",
+                        help="the edit set -o manifests and --write use (default: 1, the first listed)")
     parser.add_argument("--show", choices=("opt",),
                         help="opt: the optimum of the search (steer.lp's criteria and their values) instead of the edit sets")
     parser.add_argument("--robust", action=argparse.BooleanOptionalAction, default=None,
@@ -264,6 +316,7 @@ def add_parser(commands, common) -> None:
                         help="the objects steer may change: the wanted runtime, the InferenceService (its accelerator classes and "
                              "deployment-mode annotations, else its spec.runtime), or all (default)")
     common(parser)
+    add_overlay_flag(parser)
     parser.set_defaults(run=run)
 
 
@@ -282,6 +335,8 @@ def show_opt(result: SteerResult, output: str, stdout) -> None:
 def run(args, stdin, stdout, stderr) -> int:
     if (args.model is None) == (args.isvc is None):
         raise UsageError("exactly one of --model or --isvc is required")
+    if args.write and args.show is not None:
+        raise UsageError("--write writes an edit set: leave out --show")
     cluster = load_cluster(args, stdin, stderr)
     if cluster.profile.go_sort:
         raise UsageError(f"steer cannot search under profile {cluster.profile.name}: its order is Go's sort "
@@ -296,12 +351,20 @@ def run(args, stdin, stdout, stderr) -> int:
         document = report.outcome_json(report.query_json(query, answer), answer.ended, cluster.profile.name, notes)
         return print_outcome(args.output, document, stdout, stderr)
     print_denied(result.denied, stderr)
+    if result.edit_sets and args.edit_set > len(result.edit_sets):
+        raise UsageError(f"--edit-set {args.edit_set}: steer found {len(result.edit_sets)} edit "
+                         f"set{'s' if len(result.edit_sets) > 1 else ''}")
     if args.show == "opt":
         show_opt(result, args.output, stdout)
     elif args.output == "text":
         stdout.write(render_text(result))
     elif args.output == "patch":
         stdout.write(render_patch(result))
+    elif args.output == "manifests":
+        chosen = object_patches(cluster, result.edit_sets[args.edit_set - 1]) if result.edit_sets else []
+        stdout.write(gitops.manifests([(content, kind, patch) for _, content, kind, patch in chosen]))
     else:
         report.dump({**to_document(result), **report.notes_json(cluster.warnings, result.denied)}, args.output, stdout)
+    if args.write and result.edit_sets:
+        write_edits(args, stdin, cluster, result, args.edit_set, stderr)
     return Exit.OK if result.edit_sets else Exit.NEGATIVE

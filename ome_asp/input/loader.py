@@ -27,6 +27,7 @@ from ome_asp.input.documents import NO_KEY, Document, decode, documents, quote, 
 from ome_asp.input.limits import MAX_INPUT_BYTES, InputBudget
 from ome_asp.input.lookalikes import lookalike
 from ome_asp.input.objects import (
+    ACCELERATOR_CLASS,
     BASE_MODEL,
     CLUSTER_BASE_MODEL,
     CLUSTER_SERVING_RUNTIME,
@@ -130,11 +131,13 @@ DNS_LABEL_RULE = ("a lowercase RFC 1123 label must consist of lower case alphanu
 
 def load(
     paths: list[str], stdin: IO[Any] | None = None, strict: bool = False, max_bytes: int = MAX_INPUT_BYTES,
-    profile: Profile = V1_3, sources: list[tuple[str, bytes]] = (),
+    profile: Profile = V1_3, sources: list[tuple[str, bytes]] = (), overlays: list[str] = (),
 ) -> Cluster:
     """Read the manifests at `paths` (files, directories, or `-` for `stdin`),
     then `sources` ((label, bytes) that another command wrote: kubectl,
-    kustomize; input/sources.py), as `profile`'s OME stores them (I3
+    kustomize; input/sources.py), then `overlays` (files or directories whose
+    objects replace those of the same kind, namespace and name read before,
+    as `kubectl apply` would; D-244), as `profile`'s OME stores them (I3
     defaults, I4 validation, Z1 syntax).
 
     Raises `InputError` on the first malformed input, when all inputs together
@@ -157,6 +160,9 @@ def load(
         reader.warnings.extend(w for number in range(len(files)) for w in warnings[number])
         for label, data in sources:  # kubectl's and kustomize's output, after the files
             reader.read(shown(label, cut=False), budget.read(io.BytesIO(data), shown(label, cut=False)))
+        reader.overlay = True
+        for path in _input_files(list(overlays), reader.warn):
+            reader.read(*_input(path, stdin, budget))
     if reader.objects == 0:
         names = ", ".join([STDIN_LABEL if path == STDIN else shown(path, cut=False) for path in paths]
                           + [shown(label, cut=False) for label, _ in sources])
@@ -339,6 +345,9 @@ class _Reader:
         self.objects = 0  # every object read, of any kind
         self.warnings: list[str] = []
         self.first_seen: dict[tuple[str, str | None, str], Source] = {}
+        self.overlay = False  # reading --overlay: an object replaces the one of the same key read before
+        self.overlaid: set[tuple[str, str | None, str]] = set()
+        self.warned: dict[tuple[str, str | None, str], list[str]] = {}  # the warnings each object's reading gave
         self.contents: dict[tuple[str, str | None, str], dict] = {}  # each object's document (compare)
         self.models: list[Model] = []
         self.runtimes: list[Runtime] = []
@@ -369,6 +378,7 @@ class _Reader:
 
     def read_object(self, document: Document, source: Source, content: Any) -> None:
         self.objects += 1
+        warned = len(self.warnings)
         obj = _Object(self, document, source)
         if not isinstance(content, dict):
             obj.fail_object(f"expected an object (a YAML mapping), found {_json_type(content)}")
@@ -407,11 +417,15 @@ class _Reader:
             obj.fail("apiVersion", _unsupported(api_version, (API_VERSION,)), content, "apiVersion")
 
         key = (kind, obj.namespace, name)
-        if key in self.first_seen:
+        if key in self.first_seen and (not self.overlay or key in self.overlaid):
             first = self.first_seen[key]
             # a directory of stale copies (OME's kustomize-managed runtime catalog) under -f DIR: issue 16
             hint = KUSTOMIZE_HINT if first.file != source.file else ""
             obj.fail_object(f"duplicate object, first defined at {first}{hint}")
+        if key in self.first_seen:
+            self._replace(key)
+        if self.overlay:
+            self.overlaid.add(key)
         self.first_seen[key] = source
         self.contents[key] = content
 
@@ -425,6 +439,18 @@ class _Reader:
             self.services.append(_inference_service(obj, metadata, spec))
         else:
             self.classes.append(AcceleratorClass(name=name, source=source))
+        self.warned[key] = self.warnings[warned:]
+
+    def _replace(self, key: tuple[str, str | None, str]) -> None:
+        """An --overlay object replaces the one read before: that one, and the
+        warnings its reading gave, are dropped."""
+        kind, namespace, name = key
+        self.models = [m for m in self.models if (m.kind, m.namespace, m.name) != key]
+        self.runtimes = [r for r in self.runtimes if (r.kind, r.namespace, r.name) != key]
+        self.services = [s for s in self.services if (INFERENCE_SERVICE, s.namespace, s.name) != key]
+        self.classes = [c for c in self.classes if (ACCELERATOR_CLASS, None, c.name) != key]
+        for warning in self.warned.pop(key, []):
+            self.warnings.remove(warning)
 
     def cluster(self) -> Cluster:
         """Runtimes and InferenceServices in canonical order (I10): the facts number
