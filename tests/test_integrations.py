@@ -81,6 +81,31 @@ def test_the_action_runs_the_command_and_reports_its_exit_code(tmp_path):
     assert (run.returncode, outputs) == (2, "exit-code=2\n") and not (tmp_path / "pwned").exists()
 
 
+# --- docs/compare.md's profile agreement ---------------------------------------------------
+
+
+def test_the_profile_agreement_step_reports_where_the_profiles_disagree():
+    """The job's profiles step (docs/compare.md), run as written on
+    fixtures/compare/catalog-pr/after for config/runtimes and models: it
+    names the model the two releases serve differently and the setting that
+    makes it, and exits 1 (fails when the step is dropped from the docs)."""
+    import shlex
+
+    from conftest import run_cli
+
+    text = (ROOT / "docs" / "compare.md").read_text(encoding="utf-8")
+    command = re.search(r"ome-asp (compare [^\n]*--ome-versions[^\n]*)\\\n\s*([^>\n]*)>", text)
+    assert command, "docs/compare.md has no profiles step"
+    argv = shlex.split(command[1] + command[2])[1:]
+    catalog = FIXTURES / "compare" / "catalog-pr"
+    argv = [{"config/runtimes": str(catalog / "after" / "runtimes"), "config/models": str(catalog / "models")}.get(a, a)
+            for a in argv]
+    run = run_cli("compare", *argv)
+    assert run.code == 1, run.stderr
+    assert "mistral-7b-instruct" in run.stdout and "absent_weight" in run.stdout
+    assert "| moved | 1 |" in run.stdout and "| keep their answer | 5 |" in run.stdout
+
+
 # --- pre-commit ---------------------------------------------------------------------------
 
 
