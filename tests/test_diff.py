@@ -254,3 +254,47 @@ def test_issue28_what_the_implementation_left_running_is_ended(tmp_path):
             time.sleep(0.1)
         else:
             pytest.fail(f"the implementation's child {pid} still runs")
+
+
+# --- issue 38 item 6: the oracle's own bounds ---------------------------------------------
+
+
+def test_issue38_the_implementations_stderr_takes_no_disk(tmp_path):
+    """Its whole stderr went to one temporary file (7.4 GB in a 2-case run).
+    Under a file-size limit of about 1 MB (`ulimit -f`, which a pipe is not
+    subject to), an implementation writing 3 MB there still answers; with the
+    temporary file its write failed (EFBIG) and it never answered."""
+    answers = _answering(tmp_path, '{"id": %s, "error": "x"}')
+    # os.write, not sys.stderr: Python ignores SIGXFSZ and drops a failed flush of stderr at exit
+    noisy = f"ulimit -f 1000; {PYTHON} -c \"import os; [os.write(2, b'x' * 1000) for _ in range(3000)]\" && {answers}"
+    result = run_cli("diff", "--impl", noisy, "--corpus", S7, "-o", str(tmp_path / "out"), "--max-counterexamples", "0")
+    assert "s7-best-entry-wins: only the implementation reports an error: x" in result.stdout, result.stdout
+
+
+def test_issue38_the_end_of_its_stderr_is_kept_and_no_more():
+    """The message quotes the end of what it wrote; the rest is read and dropped
+    (a temporary file kept it all)."""
+    command = f"{PYTHON} -c \"import sys; sys.stderr.write('x' * 3_000_000 + 'the end'); sys.exit(3)\""
+    impl = differential.Implementation(command, False, timeout=30)
+    with pytest.raises(differential.ImplementationError, match=r"^exit 3: x+the end$"):
+        impl.ask({"id": 1})
+    assert len(impl.stderr) == differential.STDERR_TAIL_BYTES and impl.stderr.endswith(b"the end")
+
+
+@pytest.mark.parametrize("value, why", [
+    *((v, "not a duration: ") for v in ("nan", "inf", "1e308", "0", "-1", "0.0", "")),
+    ("99999999999999999999h", "too long: "), ("169h", "too long: "),
+])
+@pytest.mark.parametrize("flag", ["--timeout", "--time-limit"])
+def test_issue38_durations_are_finite_positive_and_bounded(flag, value, why):
+    """nan, inf and 1e308 were internal errors (time_t overflow), 0 and -1
+    accepted: every answer timed out, or --time-limit checked nothing (D-340)."""
+    result = run_cli("diff", "--impl", "true", "--generate", "1", flag, value)
+    assert result.code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"error: argument {flag}: {why}{value!r}") and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_issue38_a_duration_takes_seconds_or_a_unit():
+    from ome_asp.commands.options import duration_argument
+
+    assert [duration_argument(t) for t in ("30", "0.5", "90s", "2m", "168h")] == [30, 0.5, 90, 120, 7 * 24 * 3600]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from ome_asp import cli
+from ome_asp.conformance import exhaustive as conformance_exhaustive
 from ome_asp.input import profiles
 from ome_asp.solver import exhaustive, finder
 
@@ -124,10 +125,36 @@ def test_a_planted_bug_is_found_at_its_smallest_cluster(tmp_path):
     assert cli.main(["check", first["directory"]], stdin=io.BytesIO(b""), stdout=check, stderr=io.StringIO()) == 0
 
 
-def test_a_budget_of_nothing_checks_nothing_and_says_where_to_resume():
-    code, out, err = diff("--impl", TOY, "--batch", *SMALL, "--time-limit", "0", "--start", "7")
-    assert code == 0 and "checked 0 up to renaming from cluster 7" in out and out.endswith("resume with --start 7\n")
-    assert "agrees on all" not in out
+class Clock:
+    """time.monotonic for the two exhaustive modules: a second passes at every reading."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        self.now += 1
+        return self.now
+
+
+def test_issue38_the_time_limit_stops_a_resume_while_it_enumerates(monkeypatch):
+    """--time-limit was read only between chunks of 64 clusters, after the
+    enumeration had walked every cluster before --start (> 240 s, 470 MB past
+    a limit of 5 s at larger bounds). It is read at every cluster enumerated,
+    the skipped ones included: with a clock that ticks a second a reading,
+    a limit of 5 s stops before the first cluster is asked (it checked 64)."""
+    clock = Clock()
+    monkeypatch.setattr(conformance_exhaustive, "time", clock)
+    monkeypatch.setattr(exhaustive, "time", clock, raising=False)
+    code, out, err = diff("--impl", TOY, "--batch", *SMALL, "--time-limit", "5", "--start", "2000")
+    assert code == 0 and "checked 0 up to renaming from cluster 2000" in out, out
+    assert out.endswith("stopped by the budget: resume with --start 2000\n") and clock.now < 20
+
+
+def test_issue38_a_start_past_the_last_cluster_is_an_error():
+    """It checked nothing and exited 0."""
+    code, out, err = diff("--impl", TOY, "--batch", *SMALL, "--start", "2312")
+    assert (code, out) == (2, "")
+    assert err == "error: --start 2312 is past the last cluster: the bounds hold 2312 up to renaming (0 to 2311)\n"
 
 
 @pytest.mark.parametrize("argv, message", [

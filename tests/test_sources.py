@@ -370,3 +370,15 @@ def test_k_natively_of_no_resources_names_the_kustomization(native, tmp_path):
     result = native("resources: []\n")
     assert (result.code, result.stderr) == (
         1, f"error: no objects in the input: {tmp_path / 'k' / 'kustomization.yaml'} (its resources list no file)\n")
+
+
+@pytest.mark.parametrize(("command", "code"), [("explain", 1), ("select", 2)])  # E2: explain's errors exit 1
+@pytest.mark.parametrize(("value", "why"), [("99999999999999999999h", "too long"), ("0s", "not a duration")])
+def test_issue38_a_kubectl_timeout_beyond_a_week_is_refused_when_parsed(command, code, value, why):
+    """99999999999999999999h was an internal error (a deadline past what a
+    clock holds) once kubectl ran; it is refused with the flags (D-340)."""
+    result = run_cli(command, *MODEL, "-k", str(FIXTURES / "worked-example"), "--kubectl-timeout", value)
+    assert (result.code, result.stdout) == (code, "")
+    assert result.stderr == f"error: argument --kubectl-timeout: {why}: {value!r}" + (
+        " (at most 168h, a week)\n" if why == "too long" else
+        " (use seconds or a number with s, m or h, such as 90s or 2m, more than 0)\n")

@@ -87,14 +87,23 @@ def name_argument(text: str) -> str:
 
 
 _DURATION = r"([0-9]+(?:\.[0-9]+)?)(s|m|h)?"  # compiled on first use (re's cache), not at import (issue 26)
+#: The longest duration a flag takes (D-340): a week, far below what a clock
+#: or a thread's wait can hold (1e308 s overflowed time_t: an internal error).
+MAX_DURATION_S = 7 * 24 * 3600
 
 
 def duration_argument(text: str) -> float:
-    """--kubectl-timeout: seconds, or a number with s, m or h (as kubectl writes durations)."""
+    """--kubectl-timeout, diff's --timeout and --time-limit: seconds, or a
+    number with s, m or h (as kubectl writes durations); positive and at most
+    a week, so no NaN, infinity or overflow reaches a clock (D-340)."""
     match = re.fullmatch(_DURATION, text)
     if match is None or float(match[1]) <= 0:
-        raise argparse.ArgumentTypeError("not a duration: use seconds or a number with s, m or h, such as 90s or 2m")
-    return float(match[1]) * {"s": 1, "m": 60, "h": 3600, None: 1}[match[2]]
+        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (use seconds or a number with s, m or h, "
+                                         "such as 90s or 2m, more than 0)")
+    seconds = float(match[1]) * {"s": 1, "m": 60, "h": 3600, None: 1}[match[2]]
+    if seconds > MAX_DURATION_S:
+        raise argparse.ArgumentTypeError(f"too long: {text!r} (at most 168h, a week)")
+    return seconds
 
 
 def add_profile_flags(parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,7 @@ from typing import BinaryIO, TextIO
 import yaml
 
 from ome_asp.analysis import batch
-from ome_asp.commands.options import add_jobs_flag
+from ome_asp.commands.options import add_jobs_flag, duration_argument
 from ome_asp.conformance import cases, exhaustive
 from ome_asp.conformance.differential import (
     BATCH_ITEMS,
@@ -58,7 +58,8 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--batch", action="store_true", help="start CMD once and send it every request as a JSON line")
     parser.add_argument("-o", "--output", default="ome-asp-diff", metavar="DIR",
                         help="where to write the counterexamples (default %(default)s)")
-    parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="time allowed per answer (default %(default)s)")
+    parser.add_argument("--timeout", type=duration_argument, default=30.0, metavar="SECONDS",
+                        help="time allowed per answer: seconds, or 90s, 2m (default %(default)g)")
     parser.add_argument("--max-counterexamples", type=int, default=10, metavar="K",
                         help="shrink and write at most K disagreements; the others are counted (default %(default)s)")
     add_jobs_flag(parser, "compute ome-asp's answers")

@@ -28,7 +28,6 @@ import queue
 import re
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -91,19 +90,25 @@ class ImplementationError(Exception):
 #: An answer line longer than this is not read on: memory stays bounded
 #: whatever the implementation writes (`yes`, issue 18).
 MAX_ANSWER_BYTES = 16 * 2**20
+#: The end of the implementation's stderr kept (in memory, the rest read and
+#: dropped) for the messages that quote it: a temporary file of its whole
+#: stderr took 7.4 GB of disk in a 2-case run (issue 38).
+STDERR_TAIL_BYTES = 2**16
 
 
 class Implementation:
     """Runs CMD per request, or once for all requests (batch). Every write
     and every read is bounded by the timeout, and what is read by
-    MAX_ANSWER_BYTES per line and a few lines ahead; output that is not UTF-8
-    is a wrong answer like any other (docs/oracle.md)."""
+    MAX_ANSWER_BYTES per line and a few lines ahead, its stderr by
+    STDERR_TAIL_BYTES; output that is not UTF-8 is a wrong answer like any
+    other (docs/oracle.md)."""
 
     def __init__(self, command: str, batch: bool, timeout: float) -> None:
         self.command, self.batch, self.timeout = command, batch, timeout
         self.process: subprocess.Popen | None = None
         self.lines: queue.Queue = queue.Queue(maxsize=4)
-        self.stderr = tempfile.TemporaryFile(mode="w+b")
+        self.stderr = b""  # the last STDERR_TAIL_BYTES of what its processes wrote there
+        self.draining: threading.Thread | None = None
         self.calls = 0
         self.timeouts = 0  # requests that had no answer within the timeout
 
@@ -237,8 +242,10 @@ class Implementation:
         self.lines = queue.Queue(maxsize=4)
         # A session of its own: ending it ends the shell's children too (`sh -c yes`).
         self.process = subprocess.Popen(self.command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=self.stderr, start_new_session=True)
+                                        stderr=subprocess.PIPE, start_new_session=True)
         threading.Thread(target=self._read, args=(self.process.stdout, self.lines), daemon=True).start()
+        self.draining = threading.Thread(target=self._drain, args=(self.process.stderr,), daemon=True)
+        self.draining.start()
 
     @staticmethod
     def _read(stream: IO[bytes], lines: queue.Queue) -> None:
@@ -253,10 +260,21 @@ class Implementation:
             pass
         lines.put(None)
 
+    def _drain(self, stream: IO[bytes]) -> None:
+        """Read the process's stderr to its end, keeping the last STDERR_TAIL_BYTES."""
+        try:
+            with stream:
+                while chunk := os.read(stream.fileno(), STDERR_TAIL_BYTES):  # what is there, not a full buffer
+                    self.stderr = (self.stderr + chunk)[-STDERR_TAIL_BYTES:]
+        except (OSError, ValueError):  # the stream was closed under us
+            pass
+
     def _stderr_tail(self) -> str:
-        self.stderr.seek(0, 2)
-        self.stderr.seek(max(0, self.stderr.tell() - 300))
-        tail = self.stderr.read().decode("utf-8", "replace").strip()
+        """The end of its stderr, once the process that wrote it has ended (a
+        moment at most: what it left running may hold the pipe open)."""
+        if self.draining is not None:
+            self.draining.join(1.0)
+        tail = self.stderr[-300:].decode("utf-8", "replace").strip()
         return f": {tail}" if tail else ""
 
     def close(self, kill: bool = False) -> None:

@@ -26,6 +26,7 @@ from typing import Any, TextIO
 
 from ome_asp.analysis import find
 from ome_asp.commands.bounds_flags import add_bounds_flags, bounds_of, bounds_text, searchable
+from ome_asp.commands.options import duration_argument
 from ome_asp.conformance import cases
 from ome_asp.conformance.differential import (
     BATCH_ITEMS,
@@ -58,8 +59,8 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start", type=int, default=0, metavar="K",
                         help="--exhaustive: begin at the K-th cluster (from 0: resume a run)")
     parser.add_argument("--max-clusters", type=int, default=None, metavar="N", help="--exhaustive: check at most N clusters")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                        help="--exhaustive: stop starting clusters after this long")
+    parser.add_argument("--time-limit", type=duration_argument, default=None, metavar="SECONDS",
+                        help="--exhaustive: stop after this long, enumerating included: seconds, or 90s, 2m")
     parser.add_argument("--report", choices=("text", "json"), default="text",
                         help="--exhaustive: the summary on stdout as text or an ExhaustiveDiffReport (JSON)")
 
@@ -79,6 +80,8 @@ class Tally:
 
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    began = last = time.monotonic()  # the budget counts from here: the searchable check and the grounding spend it too
+    deadline = None if args.time_limit is None else began + args.time_limit
     if args.runtimes is None:
         args.runtimes = RUNTIMES
     if args.start < 0 or (args.max_clusters is not None and args.max_clusters < 1):
@@ -89,15 +92,20 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     query = find.query_of(bounds)
     impl = Implementation(args.impl, args.batch, args.timeout)
     tally = Tally(args.start)
-    began = last = time.monotonic()
-    clusters = exhaustive.clusters(bounds, profile, canonical=True, start=args.start)
+    clusters = exhaustive.clusters(bounds, profile, canonical=True, start=args.start, deadline=deadline)
     try:
         while True:
             if args.max_clusters is not None and tally.checked >= args.max_clusters or \
-                    args.time_limit is not None and time.monotonic() - began > args.time_limit:
+                    deadline is not None and time.monotonic() > deadline:
                 break
             room = BATCH_ITEMS if args.max_clusters is None else min(BATCH_ITEMS, args.max_clusters - tally.checked)
-            chunk = [c for _, c in zip(range(room), clusters)]
+            try:
+                chunk = [c for _, c in zip(range(room), clusters)]
+            except exhaustive.StartPastTheEnd as past:
+                raise UsageError(f"--start {args.start} is past the last cluster: the bounds hold {past.count} "
+                                 f"up to renaming (0 to {past.count - 1})") from None
+            except exhaustive.OutOfTime:  # while enumerating: the clusters read so far are lost, the next is where they began
+                break
             if not chunk:
                 tally.complete = True
                 break
@@ -106,6 +114,9 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
             theirs = impl.ask_all([request(item) for item in items])
             for item, ours, raw in zip(items, answers, theirs):
                 _check(item, ours, raw, impl, tally, args, stderr if args.report == "json" else stdout)
+            if len(chunk) < room:  # the last clusters: complete, whatever the clock says now
+                tally.complete = True
+                break
             if time.monotonic() - last >= PROGRESS_S:
                 last = time.monotonic()
                 print(f"exhaustive: {tally.next} clusters done ({tally.agreed} agree, {tally.disagreed} disagree), "

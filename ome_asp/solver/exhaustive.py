@@ -12,6 +12,7 @@ solve under an assumption, so only one layer is held in memory.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -60,9 +61,25 @@ def renaming_facts(bounds: finder.Bounds) -> str:
     return "\n".join(facts) + "\n"
 
 
+class OutOfTime(Exception):
+    """The deadline passed while enumerating."""
+
+
+class StartPastTheEnd(Exception):
+    """Nothing is at or after `start` > 0: the bounds hold `count` clusters."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(count)
+        self.count = count
+
+
 def clusters(bounds: finder.Bounds, profile: Profile, canonical: bool = False, extra: bool = False,
-             start: int = 0) -> Iterator[Cluster]:
-    """The clusters within the bounds, smallest first, from the start-th."""
+             start: int = 0, deadline: float | None = None) -> Iterator[Cluster]:
+    """The clusters within the bounds, smallest first, from the start-th.
+    Past `deadline` (a time.monotonic() value) it raises OutOfTime, checked
+    at every model, the layers skipped for `start` included (issue 38: a
+    resume ran for minutes past its --time-limit); a layer wholly before
+    `start` is counted, never held (it held 470 MB)."""
     world = finder.World(profile, programs.encoding_dir(), "add_disabled" if extra else None)
     slots = 2 * bounds.runtimes * (1 + bounds.entries) + bounds.models + 2 + extra * (1 + bounds.entries)
     most_fields = slots * len(bounds.fields())
@@ -74,24 +91,18 @@ def clusters(bounds: finder.Bounds, profile: Profile, canonical: bool = False, e
     if canonical:
         ctl.load(str(finder.find_dir() / "canonical.lp"))
     ctl.ground([("base", [])])
+    if deadline is not None and time.monotonic() > deadline:
+        raise OutOfTime
     number = 0
     for objects in range(slots + 1):
         for fields in range(most_fields + 1):
-            layer: list[tuple[int, tuple[tuple[str, str, int], ...]]] = []
             switch = clingo.Function("layer", [clingo.Number(objects), clingo.Number(fields)])
-            ctl.assign_external(switch, True)  # an external is false until assigned (an assumption cannot lift it)
-            with ctl.solve(yield_=True) as handle:
-                for model in handle:
-                    # One C call per atom (str), not one per argument: this loop is the enumeration's cost.
-                    matches = [ATOM.match(str(symbol)) for symbol in model.symbols(shown=True)]  # all set/3, free/3
-                    atoms = sorted(match.group(1, 2, 3, 4) for match in matches if match is not None)
-                    layer.append((sum(int(p) for name, slot, f, p in atoms if name == "free"),
-                                  tuple((slot, f, int(p)) for name, slot, f, p in atoms if name == "set")))
-            ctl.assign_external(switch, False)
-            if number + len(layer) <= start:
-                number += len(layer)
-                continue
-            for values, chosen in sorted(layer):
+            if number < start:
+                size = sum(1 for _ in _layer(ctl, switch, deadline, read=False))
+                if number + size <= start:
+                    number += size
+                    continue
+            for values, chosen in sorted(_layer(ctl, switch, deadline, read=True)):
                 if number >= start:
                     fields_of: dict[str, dict[str, int]] = {}
                     for slot, f, p in chosen:
@@ -99,4 +110,28 @@ def clusters(bounds: finder.Bounds, profile: Profile, canonical: bool = False, e
                     witness = finder.witness(fields_of, [objects, fields, values], bounds)
                     yield Cluster(number, witness.documents, witness.extra, (objects, fields, values), chosen)
                 number += 1
+    if start > 0 and number <= start:
+        raise StartPastTheEnd(number)
 
+
+def _layer(ctl: clingo.Control, switch: clingo.Symbol, deadline: float | None,
+           read: bool) -> Iterator[tuple[int, tuple[tuple[str, str, int], ...]]]:
+    """The (sum of positions, chosen triples) of each cluster of one
+    (objects, fields) layer, in clingo's order; without `read`, (0, ()) each
+    (to count the layer: no atom is read)."""
+    ctl.assign_external(switch, True)  # an external is false until assigned (an assumption cannot lift it)
+    try:
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise OutOfTime
+                if not read:
+                    yield 0, ()
+                    continue
+                # One C call per atom (str), not one per argument: this loop is the enumeration's cost.
+                matches = [ATOM.match(str(symbol)) for symbol in model.symbols(shown=True)]  # all set/3, free/3
+                atoms = sorted(match.group(1, 2, 3, 4) for match in matches if match is not None)
+                yield (sum(int(p) for name, slot, f, p in atoms if name == "free"),
+                       tuple((slot, f, int(p)) for name, slot, f, p in atoms if name == "set"))
+    finally:
+        ctl.assign_external(switch, False)
