@@ -13,7 +13,6 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 from pathlib import Path
 
 import clingo
@@ -402,24 +401,29 @@ LAUGHS = "apiVersion: ome.io/v1beta1\nkind: ClusterBaseModel\nmetadata: {name: m
 )
 
 
-def test_billion_laughs_is_refused_quickly():
+@pytest.fixture
+def nothing_constructed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Constructing a document (where PyYAML expands aliases and merges `<<`)
+    fails the test: a bomb is refused from its nodes, before (issue 39: these
+    tests asserted wall-clock times instead)."""
+    def construct_document(loader, node):
+        raise AssertionError("a document was constructed")
+    monkeypatch.setattr(documents._Loader, "construct_document", construct_document)
+
+
+def test_billion_laughs_is_refused_before_anything_is_built(nothing_constructed):
     """1.2 * 10^10 nodes once expanded (the sum of the repunits 11 ... 11111111111
     and 21 others), 41 as written: refused before anything is built."""
-    path = write("f.yaml", LAUGHS)
-    start = time.perf_counter()
-    result = explain(path)
-    assert time.perf_counter() - start < 0.5
-    assert_error(result, "f.yaml:1: document 1: YAML aliases expand the document from 41 to 12345679031 nodes (limit: 100000)")
+    assert_error(explain(write("f.yaml", LAUGHS)),
+                 "f.yaml:1: document 1: YAML aliases expand the document from 41 to 12345679031 nodes (limit: 100000)")
 
 
-def test_merge_key_bomb_is_refused_quickly():
+def test_merge_key_bomb_is_refused_before_anything_is_built(nothing_constructed):
     """`<<` merges copy pairs while PyYAML constructs; the check runs before that."""
     text = "kind: x\na0: &a0 {k0: 0, k1: 1}\n" + "".join(
         f"a{i}: &a{i} {{<<: [" + ", ".join([f"*a{i - 1}"] * 10) + "]}\n" for i in range(1, 9)
     )
-    start = time.perf_counter()
     result = explain(write("f.yaml", text))
-    assert time.perf_counter() - start < 0.5
     assert result.code == 1 and "YAML aliases expand the document from" in result.stderr
 
 
@@ -440,28 +444,31 @@ def test_anchors_within_the_limit_read_like_the_expanded_document():
     assert first.code == 0 and (first.stdout, first.stderr) == (second.stdout, second.stderr)
 
 
-def test_alias_check_counts_without_expanding():
-    """The count itself must not expand: 10^30 nodes are counted in a moment."""
+def test_alias_check_counts_without_expanding(monkeypatch: pytest.MonkeyPatch):
+    """The count itself must not expand: 10^30 nodes are counted by visiting
+    each of the 64 written nodes twice (on the way down and back up)."""
     text = "a0: &a0 [x]\n" + "".join(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 31))
     root = yaml.compose(text, Loader=documents._Loader)
-    start = time.perf_counter()
+    visits: list[int] = []  # ids: a failing assert would print the nodes, whose repr expands every alias
+    children = limits._children
+    monkeypatch.setattr(limits, "_children", lambda node: visits.append(id(node)) or children(node))
     node, why = check_alias_expansion(root)
-    assert time.perf_counter() - start < 0.1
     assert node is root and int(why.split(" to ")[1].split()[0]) > 10**30
+    assert (len(visits), len(set(visits))) == (2 * 64, 64)
 
 
 PIGEONS = "p(1..14). h(1..13). 1 { a(P, H) : h(H) } 1 :- p(P). :- a(P1, H), a(P2, H), P1 < P2."
 
 
 def test_solving_is_bounded_in_time():
-    """A pigeonhole problem clasp cannot finish is cancelled at the bound."""
+    """A pigeonhole problem clasp cannot finish is cancelled at the bound
+    (how long that took is not asserted, issue 39: a bound not kept leaves
+    the test running for hours, which CI's own limit reports)."""
     ctl = clingo.Control()
     ctl.add("base", [], PIGEONS)
     ctl.ground([("base", [])])
-    start = time.perf_counter()
     with pytest.raises(SolveTimeout, match=r"^solving did not finish within 0\.2 s$"):
         solve_bounded(ctl, lambda model: None, 0.2)
-    assert time.perf_counter() - start < 2
 
 
 def test_bounded_solving_finds_what_the_engine_finds():
@@ -835,16 +842,14 @@ def test_issue18_a_bom_at_the_start_of_a_later_document():
 
 
 @pytest.mark.parametrize("space", ["\u2028", "\u2029", "\u0085"])
-def test_issue18_alias_guard_sees_every_alias_libyaml_parses(space: str):
+def test_issue18_alias_guard_sees_every_alias_libyaml_parses(space: str, nothing_constructed):
     """A merge-key bomb whose aliases follow a line break only libyaml knows
     (U+2028, U+2029, U+0085) ran for minutes: any `*` now triggers the check."""
     lines = ["a: &a {x0: 0, x1: 1, x2: 2, x3: 3, x4: 4, x5: 5, x6: 6, x7: 7, x8: 8, x9: 9}"]
     for parent, child in zip("abcdefgh", "bcdefghi"):
         lines.append(f"{child}: &{child} [" + ",".join(f"{space}*{parent}" for _ in range(10)) + "]")
-    start = time.monotonic()
     with pytest.raises(InputError, match="YAML aliases expand the document"):
         list(documents.documents("f.yaml", "\n".join(lines) + "\n"))
-    assert time.monotonic() - start < 0.5
 
 
 def test_issue18_pinned_yaml_reader():
