@@ -3,10 +3,12 @@ examples/toy_impl.py found and shrunk (O1 to two runtimes)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import yaml
@@ -298,3 +300,70 @@ def test_issue38_a_duration_takes_seconds_or_a_unit():
     from ome_asp.commands.options import duration_argument
 
     assert [duration_argument(t) for t in ("30", "0.5", "90s", "2m", "168h")] == [30, 0.5, 90, 120, 7 * 24 * 3600]
+
+
+# --- issue 40: shards and their merge -------------------------------------------------------
+
+
+def _merge(*argv: str):
+    return run_cli("diff", "--merge", *argv)
+
+
+def test_issue40_generated_cases_in_shards_merge_into_one_run(tmp_path):
+    """--shard I/N takes cases I, I+N, ...; the merged reports are the one run's
+    DiffReport (the O1 bug: gen-1-0014, of shard 14 % 4 = 2), as text too."""
+    argv = ["--impl", f"{TOY} --bug namespaced-first", "--generate", "16", "--seed", "1", "--batch", "--report", "json",
+            "-o", str(tmp_path / "out")]
+    one = run_cli("diff", *argv)
+    assert one.code == 1 and "DISAGREE gen-1-0014" in one.stderr
+    paths = []
+    for index in range(4):
+        shard = run_cli("diff", *argv, "--shard", f"{index}/4")
+        assert yaml.safe_load(shard.stdout)["cases"] == 4
+        paths.append(str(tmp_path / f"{index}.json"))
+        Path(paths[-1]).write_text(shard.stdout)
+    merged = _merge(*paths, "--report", "json")
+    document = json.loads(merged.stdout)
+    assert merged.code == 1 and document.pop("merged")["firstFailingShard"] == 2
+    assert document == json.loads(one.stdout)
+    assert _merge(*reversed(paths)).stdout == (
+        "16 cases in 4 shards: 15 agree, 1 disagree\nfirst failing shard: 2: gen-1-0014, selected: ome-asp "
+        "ServingRuntime team-b/zeta, implementation ClusterServingRuntime zeta\n")
+
+
+def test_issue40_merge_refuses_what_is_not_one_runs_shards(tmp_path):
+    def report(index, count, **change):
+        path = tmp_path / f"{index}-{count}-{'-'.join(change)}.json"
+        path.write_text(json.dumps({"apiVersion": "ome-asp/v1alpha1", "kind": "DiffReport", "profile": None,
+                                    "source": {"generate": 8, "seed": 1}, "shard": {"index": index, "count": count},
+                                    "cases": 4, "agreed": 4, "disagreed": 0, "skipped": [], "disagreements": [], **change}))
+        return str(path)
+
+    not_json = tmp_path / "x.json"
+    not_json.write_text("{")
+    first, other_source, unsharded = report(0, 2), report(1, 2, source={"generate": 9, "seed": 1}), report(0, 1, shard=None)
+    for argv, message in [
+        ([first], "shard 1 of 2 missing: merge needs every shard's report"),
+        ([first, first, report(1, 2)], "shard 0 given twice"),
+        ([first, report(1, 3)], f"{report(1, 3)}: one of 3 shards, {first} one of 2"),
+        ([first, other_source], f"{other_source}: not a shard of the run {first} is: another source"),
+        ([unsharded], f"{unsharded}: not a shard's report: run diff with --shard I/N"),
+        ([str(not_json)], f"{not_json}: not a JSON report: "),
+        ([str(tmp_path / "none.json")], f"{tmp_path / 'none.json'}: cannot read the report: No such file or directory"),
+    ]:
+        result = _merge(*argv)
+        assert result.code == 2 and result.stderr.startswith(f"error: {message}") and result.stderr.count("\n") == 1, result.stderr
+    assert _merge(report(0, 1)).stdout == "4 cases in 1 shards: 4 agree, 0 disagree\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--impl", "true", "--generate", "1", "--shard", "2/2"],
+     "argument --shard: not a shard: '2/2' (use I/N with 0 <= I < N <= 10,000, such as 0/4)"),
+    (["--impl", "true", "--generate", "1", "--shard", "0/0"], "argument --shard: not a shard: '0/0'"),
+    (["--impl", "true", "--generate", "1", "--shard=-1/2"], "argument --shard: not a shard: '-1/2'"),
+    (["--merge", "r.json", "--impl", "true"], "--merge reads reports: it takes no --impl"),
+    (["--generate", "1"], "the following arguments are required: --impl"),
+])
+def test_issue40_shard_and_merge_usage_errors(argv, message):
+    result = run_cli("diff", *argv)
+    assert result.code == 2 and result.stderr.startswith(f"error: {message}") and result.stderr.count("\n") == 1, result.stderr

@@ -166,3 +166,30 @@ def test_issue38_a_start_past_the_last_cluster_is_an_error():
 def test_usage_errors_exit_2(argv, message):
     code, out, err = diff("--impl", TOY, *argv)
     assert code == 2 and err.startswith("error: ") and message in err
+
+
+def test_issue40_three_shards_merged_are_one_run(tmp_path):
+    """--shard I/N takes the clusters numbered I modulo N; the three shards'
+    reports merged (diff --merge) are the one run's report, counts,
+    counterexamples (shrunk and written alike) and all, with which shard holds
+    the first disagreement (cluster 2082 of the O1 bug: shard 0)."""
+    argv = ["--impl", f"{TOY} --bug namespaced-first", "--batch", *SMALL, "--start", "2080", "--report", "json",
+            "-o", str(tmp_path / "out")]
+    code, out, err = diff(*argv)
+    one = json.loads(out)
+    assert code == 1 and one["checked"] == 232 and [d["cluster"] for d in one["disagreements"]] == [2082, 2110]
+    paths = []
+    for index in (2, 0, 1):
+        code, out, err = diff(*argv, "--shard", f"{index}/3")
+        shard = json.loads(out)
+        assert shard["shard"] == {"index": index, "count": 3} and shard["checked"] == len(range(2080 + (index - 2080) % 3, 2312, 3))
+        paths.append(tmp_path / f"shard-{index}.json")
+        paths[-1].write_text(out)
+    merge = io.StringIO()
+    assert cli.main(["diff", "--merge", *map(str, paths), "--report", "json"], stdin=io.BytesIO(b""), stdout=merge,
+                    stderr=io.StringIO()) == 1
+    merged = json.loads(merge.getvalue())
+    assert merged.pop("merged") == {"firstFailingShard": 0, "shards": [  # 2082 % 3 = 0, 2110 % 3 = 1
+        {"index": i, "checked": n, "agreed": n - d, "disagreed": d, "complete": True, "next": None}
+        for i, n, d in ((0, 77, 1), (1, 78, 1), (2, 77, 0))]}
+    assert merged == one

@@ -27,7 +27,7 @@ from typing import Any, TextIO
 from ome_asp.analysis import find
 from ome_asp.commands.bounds_flags import add_bounds_flags, bounds_of, bounds_text, searchable
 from ome_asp.commands.options import duration_argument
-from ome_asp.conformance import cases
+from ome_asp.conformance import cases, shards
 from ome_asp.conformance.differential import (
     BATCH_ITEMS,
     Disagreement,
@@ -61,22 +61,17 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-clusters", type=int, default=None, metavar="N", help="--exhaustive: check at most N clusters")
     parser.add_argument("--time-limit", type=duration_argument, default=None, metavar="SECONDS",
                         help="--exhaustive: stop after this long, enumerating included: seconds, or 90s, 2m")
-    parser.add_argument("--report", choices=("text", "json"), default="text",
-                        help="--exhaustive: the summary on stdout as text or an ExhaustiveDiffReport (JSON)")
 
 
 @dataclass
 class Tally:
     start: int
+    next: int  # where to resume: past the last cluster checked (a shard's next is its own)
     checked: int = 0
     agreed: int = 0
     disagreements: list[dict] = field(default_factory=list)  # the shrunk ones, smallest first
     disagreed: int = 0
     complete: bool = False
-
-    @property
-    def next(self) -> int:
-        return self.start + self.checked
 
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -91,8 +86,8 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     searchable([profile], bounds)  # every cluster is valid input under the profile (I4)
     query = find.query_of(bounds)
     impl = Implementation(args.impl, args.batch, args.timeout)
-    tally = Tally(args.start)
-    clusters = exhaustive.clusters(bounds, profile, canonical=True, start=args.start, deadline=deadline)
+    tally = Tally(args.start, args.start)
+    clusters = exhaustive.clusters(bounds, profile, canonical=True, start=args.start, deadline=deadline, shard=args.shard)
     try:
         while True:
             if args.max_clusters is not None and tally.checked >= args.max_clusters or \
@@ -125,11 +120,10 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         impl.close()
     print(f"exhaustive: {tally.next} clusters done ({tally.agreed} agree, {tally.disagreed} disagree)", file=stderr)
     total = space.clusters(bounds, {profile.model_rule})
-    summary = _document(tally, bounds, profile.name, total)
     if args.report == "json":
-        report.dump(summary, "json", stdout)
+        report.dump(_document(tally, bounds, profile.name, total, args.shard), "json", stdout)
     else:
-        print(_text(tally, bounds, total, args.output), file=stdout)
+        print(_text(tally, bounds, total, args.output, args.shard), file=stdout)
     return Exit.NEGATIVE if tally.disagreed else Exit.OK
 
 
@@ -137,6 +131,7 @@ def _check(item: Item, ours: dict, answer: dict | ImplementationError, impl: Imp
            args: argparse.Namespace, lines: TextIO) -> None:
     raw, theirs, found = judged(item, ours, answer)
     tally.checked += 1
+    tally.next = int(item.name.split("-")[1]) + 1
     if not found:
         tally.agreed += 1
         return
@@ -155,26 +150,29 @@ def _check(item: Item, ours: dict, answer: dict | ImplementationError, impl: Imp
           file=lines)
 
 
-def _text(tally: Tally, bounds: finder.Bounds, total: int, output: str) -> str:
+def _text(tally: Tally, bounds: finder.Bounds, total: int, output: str, shard: tuple[int, int] | None) -> str:
+    every = "" if shard is None else f" (shard {shard[0]}/{shard[1]}: the clusters numbered {shard[0]} modulo {shard[1]})"
     head = (f"bounds: {bounds_text(bounds)}\n"
             f"clusters within the bounds: {space.describe(total)}; "
-            f"checked {tally.checked} up to renaming from cluster {tally.start}: "
+            f"checked {tally.checked} up to renaming from cluster {tally.start}{every}: "
             f"{tally.agreed} agree, {tally.disagreed} disagree")
     if tally.disagreed:
         return head + f"; counterexamples in {output}"
-    if tally.complete and tally.start == 0:
+    if tally.complete and tally.start == 0 and shard is None:
         return head + f"\nagrees on all {tally.checked} clusters up to the bounds (up to renaming, D-92)"
     if tally.complete:
-        return head + f"\nagrees on clusters {tally.start} to {tally.next - 1}, the last up to the bounds"
-    return head + f"\nstopped by the budget: resume with --start {tally.next}"
+        return head + f"\nagrees on {'its ' * (shard is not None)}clusters {tally.start} to {tally.next - 1}, the last up to the bounds"
+    again = "" if shard is None else f"--shard {shard[0]}/{shard[1]} "
+    return head + f"\nstopped by the budget: resume with {again}--start {tally.next}"
 
 
-def _document(tally: Tally, bounds: finder.Bounds, profile: str, total: int) -> dict:
+def _document(tally: Tally, bounds: finder.Bounds, profile: str, total: int, shard: tuple[int, int] | None) -> dict:
     return {
         "apiVersion": report.API_VERSION,
         "kind": "ExhaustiveDiffReport",
         "profile": profile,
         "bounds": {**bounds.to_json(), **space.to_json(total)},
+        "shard": shards.to_json(shard),
         "start": tally.start,
         "checked": tally.checked,
         "agreed": tally.agreed,

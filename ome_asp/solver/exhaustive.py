@@ -74,8 +74,9 @@ class StartPastTheEnd(Exception):
 
 
 def clusters(bounds: finder.Bounds, profile: Profile, canonical: bool = False, extra: bool = False,
-             start: int = 0, deadline: float | None = None) -> Iterator[Cluster]:
-    """The clusters within the bounds, smallest first, from the start-th.
+             start: int = 0, deadline: float | None = None, shard: tuple[int, int] | None = None) -> Iterator[Cluster]:
+    """The clusters within the bounds, smallest first, from the start-th;
+    with `shard` (I, N), only those numbered I modulo N (D-341).
     Past `deadline` (a time.monotonic() value) it raises OutOfTime, checked
     at every model, the layers skipped for `start` included (issue 38: a
     resume ran for minutes past its --time-limit); a layer wholly before
@@ -103,7 +104,7 @@ def clusters(bounds: finder.Bounds, profile: Profile, canonical: bool = False, e
                     number += size
                     continue
             for values, chosen in sorted(_layer(ctl, switch, deadline, read=True)):
-                if number >= start:
+                if number >= start and (shard is None or number % shard[1] == shard[0]):
                     fields_of: dict[str, dict[str, int]] = {}
                     for slot, f, p in chosen:
                         fields_of.setdefault(slot, {})[f] = p
