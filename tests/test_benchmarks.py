@@ -39,3 +39,22 @@ def test_rows_benchmark_runs_on_tiny_sizes():
     assert result.stdout.startswith("3 models × 20 runtimes, code-v0.1.5: 60 rows (")
     for phase in ("decode", "output"):
         assert re.search(rf"^{phase}: [\d.]+ µs per row \(CPU, least of 1\), [\d.]+ Python calls per row$", result.stdout, re.M)
+
+
+def test_linear_benchmark_computes_its_figures(tmp_path):
+    """benchmarks/linear.py (issue 39: test_linear's CPU ratio moved there) on
+    tiny sizes: the figure of memory per input byte is measured on the file
+    it says, whose size is the one it made (not only its headings), and is
+    within issue 28's goal."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import linear
+
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "linear.py"), "--quick"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr
+    (per_byte, size), = re.findall(r"^- long value: (\d+) bytes of memory per input byte \(goal ≤ 50\) at ([\d,]+) bytes$",
+                                   result.stdout, re.M)
+    assert int(size.replace(",", "")) == linear.long_value(tmp_path, 4 * 2**18 // 16).stat().st_size
+    assert int(per_byte) <= linear.BYTES_PER_BYTE
+    for shape in ("long value", "many objects"):
+        assert re.search(rf"^\| {shape} \| [\d,]+, [\d,]+ \| [\d.]+, [\d.]+ \| [\d.]+ \| \d+, \d+ \| [\d.]+ \|$", result.stdout, re.M)

@@ -16,9 +16,24 @@ from conftest import ROOT
 from ome_asp.errors import UnsupportedClingo
 from ome_asp.solver import TESTED_CLINGO, check_clingo
 
+IMPORT_UNDER = "import sys, clingo; clingo.__version__ = sys.argv[1]; import ome_asp.solver"
 
-def test_the_installed_clingo_is_a_tested_one():
-    check_clingo(clingo.__version__)
+
+@pytest.mark.parametrize("version", ["5.7.0", "5.7.9", "5.8.0", "5.8.99", clingo.__version__])
+def test_importing_the_solver_accepts_a_tested_version(version):
+    """The check the package runs at import, run in a process of its own under
+    each tested minor version (issue 39: here it ran only in this process,
+    whose collection had already passed it, so it could not fail on its own)."""
+    result = subprocess.run([sys.executable, "-c", IMPORT_UNDER, version], capture_output=True, text=True, cwd=ROOT)
+    assert (result.returncode, result.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("version", ["5.6.2", "5.9.0", "6.7.0"])
+def test_importing_the_solver_refuses_another_version(version):
+    result = subprocess.run([sys.executable, "-c", IMPORT_UNDER, version], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1] == ("ome_asp.errors.UnsupportedClingo: ome-asp needs clingo 5.7 or 5.8 "
+                                              f"(installed: {version}): pip install 'clingo>=5.7,<5.9'")
 
 
 @pytest.mark.parametrize("version", ["5.6.2", "5.9.0", "6.0.0"])

@@ -141,11 +141,9 @@ def test_issue18_an_implementation_that_never_reads_or_writes_bytes_not_utf8(tmp
     for command, message in (("yes", "not a JSON answer: 'y'"), (f"{PYTHON} -c \"import sys; sys.stdout.buffer.write(b'\\\\xff\\\\n')\"",
                                                                  "an answer that is not UTF-8 (byte 0xff)")):
         impl = Implementation(command, batch, timeout=5)
-        start = time.monotonic()
-        with pytest.raises(ImplementationError) as raised:
+        with pytest.raises(ImplementationError) as raised:  # a bound not kept would hang here: no time is asserted (issue 39)
             impl.ask(big)
         impl.close()
-        assert time.monotonic() - start < 15
         assert str(raised.value) in (message, "did not read its input within 5 s"), raised.value
     impl = Implementation(f"{PYTHON} -c \"import time; time.sleep(60)\"", batch, timeout=1)
     with pytest.raises(ImplementationError, match="did not read its input within 1 s"):

@@ -190,9 +190,7 @@ def test_kubectl_is_ended_with_what_it_started_past_the_timeout(monkeypatch, tmp
     pids = tmp_path / "pids"
     script = f"sleep 300 & echo $! > {pids}\nsleep 300\n"
     monkeypatch.setenv("PATH", f"{fake_kubectl(tmp_path, script)}:/usr/bin:/bin")
-    started = time.monotonic()
-    result = run_cli("explain", *MODEL, "--from-cluster", "--kubectl-timeout", "1s")
-    assert time.monotonic() - started < 10
+    result = run_cli("explain", *MODEL, "--from-cluster", "--kubectl-timeout", "1s")  # else kubectl's 300 s, then another error
     assert result.code == 1 and result.stderr.endswith(
         "` did not finish within 1 s; raise the limit with --kubectl-timeout\n"), result.stderr
     child = int(pids.read_text())
@@ -240,10 +238,7 @@ def native(monkeypatch, tmp_path):
 
     def run(kustomization: str, *flags: str):
         (tmp_path / "k" / "kustomization.yaml").write_text(kustomization)
-        started = time.monotonic()
-        result = run_cli("explain", *MODEL, "-k", str(tmp_path / "k"), *flags)
-        assert time.monotonic() - started < 10
-        return result
+        return run_cli("explain", *MODEL, "-k", str(tmp_path / "k"), *flags)
     return run
 
 
