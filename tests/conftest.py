@@ -10,15 +10,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
 from ome_asp.cli import main
 
 # CI (CI=true, as .ci/run is run) replays the same examples every time, so a
 # red run is reproducible and a landing never hinges on a lucky draw; runs
 # elsewhere draw new examples and keep exploring.
+# OME_ASP_HYPOTHESIS=explicit runs only the @example cases (scripts/mutate.py:
+# a mutation must be killed on every run, not by a lucky draw).
 settings.register_profile("ci", derandomize=True)
-settings.load_profile("ci" if os.environ.get("CI") else "default")
+settings.register_profile("explicit", phases=[Phase.explicit])
+settings.load_profile(os.environ.get("OME_ASP_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "default"))
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

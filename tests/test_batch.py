@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import FIXTURES, ROOT, run_cli
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from manifests import model, runtime, write
 
@@ -130,16 +130,25 @@ def namespaced_clusters(draw):
     return documents
 
 
+# The smallest cluster whose chunks must admit another namespace's runtime
+# (issue 39: the mutation below was caught only by Hypothesis, after minutes).
+DENIED_ELSEWHERE = [model("m", "a"), model("m", "b"),
+                    runtime("w3", "a", acceleratorRequirements={"acceleratorClasses": ["nvidia-b300"]})]
+
+
 @pytest.mark.parametrize("command", [["explain", "--all-models", "-n", "default-0", "-o", "json"],
                                      ["select", "--all", "-o", "json"]], ids=["explain", "select"])
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents=namespaced_clusters(), profile=st.sampled_from(sorted(profiles.PROFILES)))
+@example(documents=DENIED_ELSEWHERE, profile="v1.3")
 def test_chunks_grounded_on_their_namespaces_answer_as_the_whole_cluster(command, documents, profile):
     """D-120: each query in a chunk of its own, grounded on what it reads
     (sight.Sight: its namespace, the cluster-scoped objects), gives the bytes
     of the batch grounded on the whole cluster: stdout with every report's
     denials (I9, those of the namespaces a chunk does not read included),
-    stderr and exit code."""
+    stderr and exit code. The example fails with Sight.unseen taking the
+    union of the parts' namespaces for their intersection (the chunk of
+    namespace b then never admits a's runtime w3, denied by W3)."""
     with tempfile.TemporaryDirectory() as directory, pytest.MonkeyPatch.context() as patch:
         path = Path(directory) / "cluster.yaml"
         path.write_text(yaml.safe_dump_all(documents, sort_keys=False))
