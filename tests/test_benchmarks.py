@@ -58,3 +58,27 @@ def test_linear_benchmark_computes_its_figures(tmp_path):
     assert int(per_byte) <= linear.BYTES_PER_BYTE
     for shape in ("long value", "many objects"):
         assert re.search(rf"^\| {shape} \| [\d,]+, [\d,]+ \| [\d.]+, [\d.]+ \| [\d.]+ \| \d+, \d+ \| [\d.]+ \|$", result.stdout, re.M)
+
+
+def test_rows_benchmark_measures_the_no_heavy_shape():
+    """Issue 40: benchmarks/rows.py's CPU per row by phase (run.py's table) on
+    the No-heavy generator, whose rows almost all fail (fails if --shape
+    catalog measures G8's generator: 11 of its 60 rows qualify)."""
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "rows.py"), "--quick", "--shape", "catalog"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert re.match(r"3 models × 20 runtimes, catalog, v1\.3: 60 rows \([01] Yes\)", result.stdout)
+    assert re.search(r"^ground: [\d.]+ µs per row \(CPU, once, 1 chunk\(s\)\)$", result.stdout, re.M)
+
+
+def test_no_heavy_cluster_has_the_catalogs_likely_typo_warnings():
+    """The No-heavy generator's 100 × 550 cluster (run.py's G10) carries 165
+    likely-typo warnings (issue 40: ~166), each its own line after the
+    loader's folding (fails if two typos fold into one)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from clusters import catalog_documents
+
+    from ome_asp.input.loader import load_documents
+
+    warnings = load_documents(catalog_documents(550, 100, seed=550100)).warnings
+    assert len(warnings) == 165 and all("did you mean" in w for w in warnings)
