@@ -52,6 +52,7 @@ CORE = (
 )
 EXPLANATION = ("explanation.lp",)  # every candidate with all its reasons
 ROWS = ("rows.lp",)  # a No row in one shown atom: the reporting programs, not find's
+FAILURES = ("failures.lp",)  # E14's first and later failed checks without an aggregate: find's programs
 DETAILS = ("details.lp",)  # explain -v: the atoms of explanation.lp that only it reads
 SELECTION = ("selection.lp",)  # the #minimize statements: one query per solve
 WINNER = ("winner.lp",)  # the same first runtime for many queries, without search
@@ -81,8 +82,8 @@ class Variant(enum.Enum):
     STEER = CORE + STEER
     COMPARE = CORE + COMPARE
     FIND_RANK = CORE + WINNER
-    FIND_EXPLAIN = CORE + EXPLANATION + WINNER
-    FIND_SELECT = CORE + EXPLANATION + WINNER + OUTCOME
+    FIND_EXPLAIN = CORE + EXPLANATION + FAILURES + WINNER
+    FIND_SELECT = CORE + EXPLANATION + FAILURES + WINNER + OUTCOME
 
     @property
     def files(self) -> tuple[str, ...]:

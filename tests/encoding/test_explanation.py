@@ -57,7 +57,7 @@ from ome_asp.solver.programs import Variant
 
 from .lp import run, term, text
 
-FILES = ("compatibility.lp", "explanation.lp")
+FILES = ("compatibility.lp", "explanation.lp", "failures.lp")  # E14 as find derives it; rows.lp: test_rows.py
 UPSTREAM = (
     "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3", "mismatch/4",
     "failed/2", "fails/4",
@@ -438,7 +438,7 @@ def test_o8_qualifying_runtime_not_listed():
 
 # --- with qualification.lp and scoring.lp --------------------------------------
 
-PIPELINE = ("compatibility.lp", "scoring.lp", "qualification.lp", "explanation.lp")
+PIPELINE = ("compatibility.lp", "scoring.lp", "qualification.lp", "explanation.lp", "failures.lp")
 PIPELINE_UPSTREAM = (
     "evaluated/2", "runtime_scope/2", "query_scope/2", "version_match/3",
     "lacks_requested_class/2", "mode_reason/3", "size_reason/3", "range_unsupported/3",
@@ -475,7 +475,7 @@ def test_q5_every_check_runs_on_a_candidate_that_does_not_support():
 
 # --- E9 ----------------------------------------------------------------------
 
-E9_FILES = ("compatibility.lp", "scoring.lp", "explanation.lp")
+E9_FILES = ("compatibility.lp", "scoring.lp", "explanation.lp", "failures.lp")
 LLAMA, MISTRAL = "LlamaForCausalLM", "MistralForCausalLM"
 
 
@@ -580,7 +580,7 @@ def test_e9_large_weight_stays_exact():
 
 # --- explain -v: why a Yes row ranks where it does ----------------------------------
 
-RANKED_FILES = ("compatibility.lp", "scoring.lp", "ordering.lp", "explanation.lp")
+RANKED_FILES = ("compatibility.lp", "scoring.lp", "ordering.lp", "explanation.lp", "failures.lp")
 RANKED_UPSTREAM = tuple(u for u in UPSTREAM if u != "rank_key/3") + (
     "runtime/1",  # admission.lp
     "runtime_distance/2", "sized_distance/3",  # sizes.lp

@@ -5,10 +5,12 @@ once per program where it is the check's constant one (`shared_reason/2`),
 else with its row (`later_reason/4`).
 
 Upstream, given as facts: fails/4 and failed/2 (qualification.lp), as
-test_explanation.py gives them; explanation.lp is loaded alongside (E14's
-first and later failures, check_order/2) and qualification.lp's
-constant_reason/2 is given as its facts.
+test_explanation.py gives them; explanation.lp is loaded alongside
+(check_order/2, and O8's reading of first_failure/4, which rows.lp derives)
+and qualification.lp's constant_reason/2 is given as its facts.
 """
+
+from collections import Counter
 
 import pytest
 
@@ -78,3 +80,14 @@ def test_e14_a_constant_reason_is_shown_once_for_every_row_that_has_it():
     assert len(answer.rows("no_row")) == 8
     assert answer.rows("shared_reason") == {("q7", REASONS["q7"]), ("q8", REASONS["q8"])}
     assert answer.rows("later_reason") == set()
+
+
+def test_e14_grounds_one_mask_per_row_not_an_atom_per_later_check():
+    """Issue 40 (D-301): a row failing every check grounds its mask, its row
+    atom and its first failure, besides the later reasons shown (Q4-Q6 here)
+    and O8's two atoms, whatever its number of failed checks. Fails with E14
+    derived by pairing the row's failed checks (failures.lp, find's):
+    failed_before/3 and later_failure/4, 6 atoms each for this row."""
+    answer = solve(failures(*CHECKS))
+    derived = Counter(s.name for s in answer.symbols if R in map(str, s.arguments)) - Counter(fails=7, failed=1)
+    assert derived == Counter(failed_mask=1, no_row=1, first_failure=1, later_reason=3, excluded_candidate=1, excluded_in_message=1)

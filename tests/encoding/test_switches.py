@@ -242,7 +242,7 @@ def excluded(excluded_list):
         "rank_key/3", "sized_query/3", "distance_case/2",  # ordering.lp, sizes.lp: explain -v
         "query_view/2", "entry_score/4", "view_score_match/2", "weight_reading/3",  # scoring.lp: explain -v
     )
-    return run(("compatibility.lp", "explanation.lp"), b, upstream=upstream).rows("excluded_in_message")
+    return run(("compatibility.lp", "explanation.lp", "failures.lp"), b, upstream=upstream).rows("excluded_in_message")
 
 
 def test_code_v015_O8_names_merge_in_a_set():
