@@ -5,6 +5,7 @@ grounded on what its queries read gives what the whole cluster gives (D-120)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -19,7 +20,10 @@ from hypothesis import strategies as st
 from manifests import model, runtime, write
 
 from ome_asp.analysis import batch
+from ome_asp.cli import main
 from ome_asp.input import profiles
+from ome_asp.input.loader import load
+from ome_asp.input.objects import Query
 from ome_asp.render import report
 from ome_asp.solver.sight import Sight
 from ome_asp.testing import builders, strategies
@@ -165,3 +169,32 @@ def test_jobs_default_to_the_cores_the_process_may_use():
     assert batch.default_jobs() == len(os.sched_getaffinity(0))
     result = run_cli("explain", "--all-models", "-j", "0", "-f", str(FIXTURES / "worked-example"))
     assert (result.code, result.stderr) == (1, "error: argument -j/--jobs: must be a positive integer, got '0'\n")
+
+
+class _Writes(io.StringIO):
+    """stdout, its write calls counted."""
+
+    writes = 0
+
+    def write(self, text: str) -> int:
+        self.writes += 1
+        return super().write(text)
+
+
+def test_explain_chunks_hold_at_most_rows_and_write_report_by_report(cluster, monkeypatch):
+    """D-302 (issue 40): explain --all-models cuts its queries into chunks of
+    at most batch.ROWS rows (queries times their candidates, here 31), each
+    its own grounding, and writes each report as it was rendered, the same
+    bytes. Fails when cut ignores the candidates (one chunk of 8 queries),
+    and when a chunk's reports are joined before they are written (3 writes)."""
+    argv = ["explain", "--all-models", "-n", NAMESPACE, "-f", cluster, "-o", "json", "-j", "1"]
+    whole = run_cli(*argv)
+    groundings = []
+    ask = batch.ask.ask
+    monkeypatch.setattr(batch.ask, "ask", lambda cluster, queries, *a, **k: groundings.append(len(queries)) or ask(cluster, queries, *a, **k))
+    monkeypatch.setattr(batch, "ROWS", 100)
+    out = _Writes()
+    code = main(argv, stdin=io.BytesIO(), stdout=out, stderr=io.StringIO())
+    assert (code, out.getvalue()) == (whole.code, whole.stdout)
+    assert groundings == [3, 3, 2] and Sight(load([cluster])).candidates(Query(NAMESPACE, model="m")) == 31
+    assert out.writes >= 8 + 2  # the List's head, each report, its tail

@@ -226,6 +226,33 @@ def test_lines_print_one_atom_a_line_whatever_the_strings_hold(strings):
     assert answer._lines(symbols).count("\n") == max(len(symbols) - 1, 0)
 
 
+
+class _Counted:
+    """A pattern whose findall calls are counted."""
+
+    def __init__(self, pattern) -> None:
+        self.pattern, self.calls = pattern, 0
+
+    def findall(self, *args):
+        self.calls += 1
+        return self.pattern.findall(*args)
+
+
+def test_a_scan_reads_a_large_answer_a_slice_at_a_time(monkeypatch):
+    """decode's scan (issue 40, D-302): the same tuples as one findall of the
+    whole text, read in slices of about SCAN characters cut at a line's end,
+    so a large answer's tuples are never all alive at once. Fails when the
+    whole text is one slice (SCAN ignored), and when a slice ends inside an
+    atom (the tuples differ)."""
+    text = "\n".join(f'no_row({q},csr("rt-{r}"),q5,reason({q}),{r})' for q in range(1, 4) for r in range(40))
+    whole = answer._ROWS.findall(text)
+    counted = _Counted(answer._ROWS)
+    monkeypatch.setattr(answer, "_ROWS", counted)
+    monkeypatch.setattr(answer, "SCAN", 100)
+    assert list(answer._scan(text)) == whole and len(whole) == 120
+    longest = max(map(len, text.splitlines()))
+    assert len(text) // (100 + longest + 1) <= counted.calls <= len(text) // 100 + 1
+
 def test_texts_of_a_models_symbols_come_from_its_array():
     """issue 13: a Model's shown atoms are printed from clingo's C array (no
     Python object per atom), the same texts as printing each; a clingo whose

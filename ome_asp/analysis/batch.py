@@ -8,7 +8,7 @@ chunks' texts are written in query order, so the output is the same for every
 A chunk bounds the memory of one grounding. Chunks are cut where the
 namespace changes, so a namespace's runtimes are grounded with all of its
 queries at once, and are as large as the jobs allow, up to CHUNK queries
-(docs/performance.md).
+and, for explain, ROWS rows (docs/performance.md, D-302).
 
 `pool` and `run` map any work over forked processes in order: serve's
 batches of lines, and check's, gen's and diff's batches of cases, use them too.
@@ -32,7 +32,11 @@ from ome_asp.solver.sight import Sight
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
-CHUNK = 50  # most queries one grounding holds: about 200 MB at 550 runtimes when explaining
+CHUNK = 50  # most queries one grounding holds
+# Most rows (queries times their candidates) one grounding of explain holds:
+# a row costs about 10 KB while its chunk is solved, decoded and written, so
+# 7,000 rows keep a 200-runtime catalog's explain within 150 MB (D-302).
+ROWS = 7_000
 
 
 def default_jobs() -> int:
@@ -120,17 +124,22 @@ def run(work: Callable[[Item], Result], items: list[Item], jobs: int) -> Iterato
 class Chunk(NamedTuple):
     """A chunk of a batch, solved and rendered where it was solved."""
 
-    text: str  # its items or sections, each after what separates it from the one before
+    # its items or sections, each after what separates it from the one before:
+    # written one by one (joined, a chunk's text was copied twice more, D-302)
+    pieces: list[str]
     stderr: str
     codes: frozenset[int]  # the exit codes of its queries
     stats: dict  # its phase times and sizes (--timers, --stats)
     findings: tuple = ()  # its checks, for -o junit|sarif|github (render/ci.py), written after the last chunk
 
 
-def cut(queries: list[Query], jobs: int) -> list[list[tuple[int, Query]]]:
+def cut(queries: list[Query], jobs: int, candidates: Callable[[Query], int] | None = None) -> list[list[tuple[int, Query]]]:
     """A batch's numbered queries in chunks for `jobs` processes, cut where the
-    namespace changes (each chunk grounds what its queries read, D-120)."""
-    return chunks(list(enumerate(queries)), jobs, CHUNK, lambda item: item[1].namespace)
+    namespace changes (each chunk grounds what its queries read, D-120); with
+    `candidates` (a query's number of rows: explain's), chunks of at most
+    ROWS rows, counted at the query with the most (D-302)."""
+    most = CHUNK if candidates is None else max(1, min(CHUNK, ROWS // max(map(candidates, queries), default=1)))
+    return chunks(list(enumerate(queries)), jobs, most, lambda item: item[1].namespace)
 
 
 def unseen_denials(sight: Sight, parts: list[list[tuple[int, Query]]], sizes: bool = False) -> ask.Run | None:
@@ -164,7 +173,7 @@ def answer(work: Callable[[list], Chunk], parts: list[list[tuple[int, Query]]], 
         stderr.write(chunk.stderr)
         if k == 0:
             stdout.write(report.list_head(output, empty))
-        stdout.write(chunk.text)
+        stdout.writelines(chunk.pieces)
         codes |= chunk.codes
         stats.append(chunk.stats)
         findings += chunk.findings

@@ -156,7 +156,8 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
     from ome_asp.analysis import batch  # a one-query explain does not need it (start-up, tests/test_cli.py)
 
     jobs = args.jobs or batch.default_jobs()
-    parts, sight = batch.cut(queries, jobs), Sight(cluster)
+    sight = Sight(cluster)
+    parts = batch.cut(queries, jobs, sight.candidates)
     before = batch.unseen_denials(sight, parts, sizes=args.stats)  # once: each chunk reads only its namespaces (D-120)
     output, profile = args.output, cluster.profile
     checks = output in ("junit", "sarif", "github")
@@ -183,15 +184,15 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
         findings: tuple = ()
         with gc_paused():
             if checks:  # the cluster's denials once, after the first chunk's models
-                text = ""
+                pieces = []
                 findings = (*(ci.selection(query, result.queries[n], models) for n, (_, query) in enumerate(chunk, 1)),
                             *(ci.admission(denied, runtimes) if batch.is_first(chunk) else ()))
             else:
-                text = "".join(_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep, cache)
-                               for n, (i, query) in enumerate(chunk, 1))
+                pieces = [_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep, cache)
+                          for n, (i, query) in enumerate(chunk, 1)]
         codes = frozenset(Exit.ERROR if a.error is not None else Exit.OUTCOME if a.ended is not None else Exit.OK
                           for a in result.queries.values())
-        return batch.Chunk(text, stderr.getvalue(), codes,
+        return batch.Chunk(pieces, stderr.getvalue(), codes,
                            {**_sized(run), "output_s": time.perf_counter() - started}, findings)
 
     code, stats, findings = batch.answer(work, parts, jobs, output, stdout, stderr)

@@ -109,12 +109,12 @@ def _run_batch(args, cluster, queries: list[Query], stdout: TextIO, stderr: Text
             print_denied(denied, stderr)
         notes = report.notes_json(cluster.warnings, denied)
         selections = [Selection(query, result.queries[n], profile, notes) for n, (_, query) in enumerate(chunk, 1)]
-        text = "".join(_batch_piece(output, i == 0, s, stderr) for (i, _), s in zip(chunk, selections))
+        pieces = [_batch_piece(output, i == 0, s, stderr) for (i, _), s in zip(chunk, selections)]
         codes = frozenset(
             Exit.NEGATIVE if s.ended is None and s.outcome.used is None else Exit.OUTCOME if s.ended is not None
             else Exit.OK for s in selections
         )
-        return batch.Chunk(text, stderr.getvalue(), codes, result.stats)
+        return batch.Chunk(pieces, stderr.getvalue(), codes, result.stats)
 
     return batch.answer(work, parts, jobs, output, stdout, stderr)[0]
 

@@ -52,6 +52,11 @@ class Sight:
             inference_services=isvcs,
         )
 
+    def candidates(self, query: Query) -> int:
+        """How many runtimes `query` has as candidates (Q1): its namespace's and
+        the cluster-scoped ones, explain's rows (admission's denials aside)."""
+        return len(self._runtimes.get(None, ())) + len(self._runtimes.get(query.namespace, ()))
+
     def unseen(self, parts: list[list[Query]]) -> Cluster:
         """The runtimes that some of the `parts` does not read, with every
         AcceleratorClass: the ServingRuntimes of the namespaces not asked
