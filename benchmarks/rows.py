@@ -133,7 +133,8 @@ def main(argv=None) -> int:
     if args.quick:
         args.models, args.runtimes, args.repeat = 3, 20, 1
     m = measure(args.models, args.runtimes, args.seed, args.profile, args.repeat, args.shape)
-    print(f"{m['models']} models × {m['runtimes']} runtimes, {m['shape']}, {m['profile']}: {m['rows']:,} rows ({m['yes']:,} Yes), "
+    shape = "" if m["shape"] == "g8" else f", {m['shape']} shape"
+    print(f"{m['models']} models × {m['runtimes']} runtimes, {m['profile']}{shape}: {m['rows']:,} rows ({m['yes']:,} Yes), "
           f"{m['shown'] / m['rows']:.2f} shown atoms per row, {m['bytes']:,} bytes of JSON")
     print(f"ground: {m['ground_us']:.1f} µs per row (CPU, once, {m['chunks']} chunk(s))")
     print(f"decode: {m['decode_us']:.1f} µs per row (CPU, least of {args.repeat}), {m['decode_calls']:.1f} Python calls per row")

@@ -198,3 +198,4 @@ def test_explain_chunks_hold_at_most_rows_and_write_report_by_report(cluster, mo
     assert (code, out.getvalue()) == (whole.code, whole.stdout)
     assert groundings == [3, 3, 2] and Sight(load([cluster])).candidates(Query(NAMESPACE, model="m")) == 31
     assert out.writes >= 8 + 2  # the List's head, each report, its tail
+    assert batch.cut([Query(NAMESPACE, model="m")] * 3, 1, lambda query: 0) == [[(i, Query(NAMESPACE, model="m")) for i in range(3)]]  # no candidates

@@ -67,7 +67,7 @@ def test_rows_benchmark_measures_the_no_heavy_shape():
     result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "rows.py"), "--quick", "--shape", "catalog"],
                             capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 0, result.stderr
-    assert re.match(r"3 models × 20 runtimes, catalog, v1\.3: 60 rows \([01] Yes\)", result.stdout)
+    assert re.match(r"3 models × 20 runtimes, v1\.3, catalog shape: 60 rows \([01] Yes\)", result.stdout)
     assert re.search(r"^ground: [\d.]+ µs per row \(CPU, once, 1 chunk\(s\)\)$", result.stdout, re.M)
 
 

@@ -99,7 +99,7 @@ def test_the_batch_programs_world_free_predicates():
     values only, so the union of the worlds' tables serves each world)."""
     derived = {name for name, _ in worlds.free_in(Variant.BATCH_SELECT.files) if name not in VALUE_TABLES}
     assert derived == {
-        "advisory_names_format", "bound", "check_order", "component_field", "component_field_step", "constant_reason",
+        "advisory_names_format", "bound", "check_bit", "check_order", "component_field", "component_field_step", "constant_reason",
         "component_position", "label_field", "message_check", "named_component_order", "named_operator",
         "ordering_operator", "part_order", "side", "sig_has_additional", "version_suffixed", "weight_reading",
         "weight_shown", "weights_score", "weights_shown"}

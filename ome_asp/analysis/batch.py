@@ -138,7 +138,7 @@ def cut(queries: list[Query], jobs: int, candidates: Callable[[Query], int] | No
     namespace changes (each chunk grounds what its queries read, D-120); with
     `candidates` (a query's number of rows: explain's), chunks of at most
     ROWS rows, counted at the query with the most (D-302)."""
-    most = CHUNK if candidates is None else max(1, min(CHUNK, ROWS // max(map(candidates, queries), default=1)))
+    most = CHUNK if candidates is None else max(1, min(CHUNK, ROWS // max([1, *map(candidates, queries)])))
     return chunks(list(enumerate(queries)), jobs, most, lambda item: item[1].namespace)
 
 
