@@ -525,7 +525,8 @@ def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path,
     """Each edit set, applied as its JSON or merge patches to the YAML and
     explained afresh, puts the wanted runtime first (a ServingRuntime that
     blocks it, O1, disabled), so admission accepted it too (I9); and it
-    changes only the objects --own allows (issue 16)."""
+    changes only the objects --own allows (issue 16). An alternative that is
+    one of the sets works (issue 36: they are judged alike)."""
     documents, query = case
     assume(own != "isvc" or "isvc" in query)
     path = tmp_path / "cluster.yaml"
@@ -540,6 +541,11 @@ def test_every_edit_set_applied_to_the_manifests_makes_the_runtime_win(tmp_path,
     result = run_cli("steer", *target, "-n", query["namespace"], "-f", str(path), "--want", label, "--own", own, "-o", "json")
     assert result.code in (0, 1), result.stderr
     document = json.loads(result.stdout)
+    def edits(edit_set: dict) -> list[str]:
+        return sorted(json.dumps(e, sort_keys=True) for e in edit_set["edits"])
+
+    sets = [edits(s) for s in document["editSets"] + document["otherEditSets"]]
+    assert all(a["works"] for a in document["alternatives"] if edits(a) in sets), document["alternatives"]
     if result.code == 1:
         assert document["editSets"] == [] and document["impossible"]
         return
@@ -606,16 +612,17 @@ def test_one_edit_that_wins_on_the_name_alone_is_the_cheapest_overall_shown_apar
     """Hypothesis' counterexample (D-175; A1-A3, Q3, O4): removing the
     InferenceService's accelerator class (A2) is one edit, but rt-a then ties
     rt-b on scope, score and distance and wins on its name alone (O4). The
-    robust set leads with two edits (a format version that makes rt-a's
-    weight-2 entry match: score 3 against 2); the one edit is the cheapest
-    overall, shown apart, and nothing smaller than it wins."""
+    robust set leads with two edits (rt-a's priority absent -> 2, a threshold
+    against rt-b, which only the removal lets in: score 4 against 2; issue
+    36); the one edit is the cheapest overall, shown apart, and nothing
+    smaller than it wins."""
     documents = manifests(STEER / "accelerator-tie")
     result = steered(documents, ["--isvc", "chat"], "team-b", "rt-a")
     class_removed = ("InferenceService team-b/chat: remove spec.engine.acceleratorOverride.acceleratorClass "
                      "(was nvidia-h100)")
     assert result.robust
     assert [[e.describe() for e in s.edits] for s in result.edit_sets] == [[
-        "ClusterServingRuntime rt-a: spec.supportedModelFormats[1].modelFormat.version: absent → 1.0.0", class_removed]]
+        "ClusterServingRuntime rt-a: spec.supportedModelFormats[0].priority: absent → 2", class_removed]]
     assert [[e.describe() for e in s.edits] for s in result.other_sets] == [[class_removed]]
     assert_no_smaller_set_wins(load_documents(documents), result.query, result.want, result)
 
@@ -793,6 +800,9 @@ SCENARIOS = {
     "shadowing": (["--model", "llama-70b"], "team-a", "ClusterServingRuntime/vllm", [("vllm", "spec.disabled", True)]),
     "pd-disaggregation": (["--isvc", "chat"], "team-a", "pd-rt",
                           [("chat", 'spec.decoder.annotations["ome.io/deploymentMode"]', "RawDeployment")]),
+    "unsupported-class": (["--isvc", "chat"], "team-a", "llama-70b-h100", [  # issue 36, scenario 1
+        ("llama-70b-h100", "spec.supportedModelFormats[0].priority", 4),
+        ("chat", 'metadata.annotations["ome.io/accelerator-class"]', "nvidia-h100-80gb")]),
 }
 
 
@@ -858,6 +868,54 @@ def test_issue24_scenario_b200_puts_the_plain_edits_before_weight_zero():
     assert ".weight:" not in text and "Other set 1 of 1 (1 edit, relies on a quirk):" in text
 
 
+def test_issue36_scenario1_thresholds_count_the_rivals_an_edit_lets_in():
+    """Issue 36 scenario 1 (A1, Q3, S1, O2): chat asks for nvidia-b200, which
+    no runtime lists; setting the class to nvidia-h100-80gb lets vllm-h100
+    in (score 6), so llama-70b-h100's priority 2 -> 4 (score 8) with the
+    class is the robust set, and leads (JSON robust, no quirk edit). Fails
+    with the thresholds computed against the rivals ranked before the edits
+    only (none: `let_in` dropped): two weight-0 sets led, robust false."""
+    result = steered(manifests(STEER / "unsupported-class"), ["--isvc", "chat"], "team-a", "llama-70b-h100")
+    assert (result.robust, result.quirks, result.no_robust) == (True, 0, None)
+    answer = result.edit_sets[0].answer
+    assert [(r.name, answer.verdicts[r].score) for r in answer.ranking] == [("llama-70b-h100", 8), ("vllm-h100", 6)]
+    assert [[e.describe() for e in s.edits] for s in result.other_sets] == [[  # the tie at 6, won on the name (O4)
+        "ClusterServingRuntime llama-70b-h100: spec.supportedModelFormats[0].priority: 2 → 3",
+        'InferenceService team-a/chat: metadata.annotations["ome.io/accelerator-class"]: nvidia-b200 → nvidia-h100-80gb']]
+
+
+def test_issue36_the_alternatives_of_an_isvc_query_agree_with_the_edit_sets():
+    """Issue 36 scenario 2 (O1, O9, X1), in scenario 1's fixture: for
+    team-b/assistant, whose engine makes the webhook note the runtime it
+    auto-selects, disabling the blocker srt-mistral is edit set 1, and the
+    alternative "disable the runtimes ranked before" is the same edit: it
+    works (its note is a cost, as under the set). Fails with the alternative
+    judged apart, "works" only where select reports nothing (it said "does
+    not do it")."""
+    run = run_cli("steer", "--isvc", "assistant", "-n", "team-b", "-f", str(STEER / "unsupported-class"),
+                  "--want", "vllm-mistral", "-o", "json")
+    document = json.loads(run.stdout)
+    sets = [edit_set["edits"] for edit_set in document["editSets"] + document["otherEditSets"]]
+    assert sets[0] == [{"object": {"kind": "ServingRuntime", "namespace": "team-b", "name": "srt-mistral"},
+                        "path": "spec.disabled", "from": None, "to": True}]
+    assert {a["kind"]: a["works"] for a in document["alternatives"]} == {"disable": True, "pin": True}
+    (disable,) = [a for a in document["alternatives"] if a["kind"] == "disable"]
+    assert disable["edits"] in sets and disable["costs"] == document["editSets"][0]["left"]
+
+
+def test_issue36_the_header_says_when_no_robust_set_exists():
+    """Issue 36 (O4, D-99): where the default leads with the cheapest overall
+    because no robust set exists, the header says so (it said nothing), in
+    text and JSON (noRobustSet)."""
+    target = ["--isvc", "chat", "-f", str(STEER / "name-tie"), "--want", "a-rt", "--own", "isvc"]
+    assert run_cli("steer", *target).stdout.splitlines()[1] == (
+        "No robust edit set: every set of the edits --own isvc allows that makes a-rt win wins on the name tie-break "
+        "alone (O4); the cheapest overall leads.")
+    document = json.loads(run_cli("steer", *target, "-o", "json").stdout)
+    assert (document["robust"], document["noRobustSet"]) == (False, "every set of the edits --own isvc allows that makes "
+                                                                     "a-rt win wins on the name tie-break alone (O4)")
+
+
 def test_issue24_scenario_invalid_schema_is_one_error_line():
     """Issue 24, an invalid schema: the API server would reject the runtime
     (I4), so steer stops with one `error:` line naming object and field, exit 2."""
@@ -870,8 +928,9 @@ def test_issue24_scenario_invalid_schema_is_one_error_line():
 def test_issue24_scenario_400_runtimes_one_steer_counted(tmp_path, monkeypatch):
     """Issue 24, a 400-runtime dump (benchmarks/steer.py's catalog): one
     steer, its first set robust and applied by kubectl; its work counted
-    (D-129): five groundings (the ranking before, the robust and the overall
-    search, the sets' one verification, the disable alternative)."""
+    (D-129): four groundings (the ranking before, the robust and the overall
+    search, one verification of the sets and the disable alternative: issue
+    36 verifies the alternative with the sets, D-260)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import steer as bench  # benchmarks/steer.py
 
@@ -880,7 +939,7 @@ def test_issue24_scenario_400_runtimes_one_steer_counted(tmp_path, monkeypatch):
     target, label = ["--model", query.model], f"{want.kind}/{want.name}"
     with bench.counted() as work:
         result = steered(documents, target, query.namespace, label)
-    assert [variant for variant, _ in work.groundings] == ["EXPLAIN", "STEER", "STEER", "SELECT_DETAILS", "SELECT"]
+    assert [variant for variant, _ in work.groundings] == ["EXPLAIN", "STEER", "STEER", "BATCH_SELECT_DETAILS"]
     first_set_holds(tmp_path, monkeypatch, documents, target, query.namespace, label, result)
 
 

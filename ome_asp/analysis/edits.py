@@ -74,22 +74,43 @@ def select_again(runs: list[tuple[Cluster, list[Query]]], variant: Variant) -> l
 @dataclass
 class Claim(Generic[Edit]):
     """What a search claims of one edit set: the manifests with the set
-    applied (`edited`) answer each query as `wrong` finds nothing wrong with."""
+    applied (`edited`) answer each query as `wrong` finds nothing wrong with.
+    `refutes` is what the search itself vouches for, where that is less: a
+    search under an order no #minimize states vouches only for what every
+    such order keeps (docs/design.md, "Searches under Go's order"), an
+    alternative tried aside for nothing (`aside`); None: all of `wrong`."""
 
     edits: list[Edit]
     edited: Cluster
     queries: list[Query]
     wrong: Callable[[int, QueryAnswer], str | None]  # what is wrong with the k-th query's answer, or None
+    refutes: Callable[[int, QueryAnswer], str | None] | None = None
 
 
-def verify(search: str, claims: list[Claim], variant: Variant) -> list[list[QueryAnswer]]:
-    """Apply each edit set to the manifests and select again: every answer
-    must be as the search claims, else the search is wrong (an internal
-    error naming it and the set). Returns the answers, claim by claim."""
-    answers = select_again([(claim.edited, claim.queries) for claim in claims], variant)
-    for claim, found in zip(claims, answers):
-        for k, answer in enumerate(found):
-            wrong = claim.wrong(k, answer)
-            if wrong is not None:
-                raise InternalError(f"{search}: the edit set {[e.describe() for e in claim.edits]} {wrong} when applied")
-    return answers
+def aside(k: int, answer: QueryAnswer) -> None:
+    """An edit set tried aside (an alternative): no answer refutes a search."""
+    return None
+
+
+@dataclass
+class Checked:
+    """One claim selected again: its answers, and why it does not do what
+    was asked (None: it does)."""
+
+    answers: list[QueryAnswer]
+    wrong: str | None
+
+
+def verify(search: str, claims: list[Claim], variant: Variant) -> list[Checked]:
+    """Apply each edit set to the manifests and select again, all in one
+    grounding: an answer the search vouched for that does not hold is the
+    search's error (an internal error naming it and the set), on any query
+    of the claim; one that holds only that is why the set is rejected."""
+    checked = []
+    for claim, found in zip(claims, select_again([(claim.edited, claim.queries) for claim in claims], variant)):
+        wrong = [claim.wrong(k, answer) for k, answer in enumerate(found)]
+        refuted = wrong if claim.refutes is None else [claim.refutes(k, answer) for k, answer in enumerate(found)]
+        for why in filter(None, refuted):
+            raise InternalError(f"{search}: the edit set {[e.describe() for e in claim.edits]} {why} when applied")
+        checked.append(Checked(found, next(filter(None, wrong), None)))
+    return checked

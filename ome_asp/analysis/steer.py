@@ -23,7 +23,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from ome_asp import records
-from ome_asp.analysis.edits import MAX_SETS, Claim, EditTerms, select_again, verify
+from ome_asp.analysis.edits import MAX_SETS, Checked, Claim, EditTerms, aside, select_again, verify
 from ome_asp.errors import UsageError
 from ome_asp.input.documents import shown as shown_name
 from ome_asp.input.objects import (
@@ -96,6 +96,8 @@ RUNTIME_FIELDS = (
     ("runtime_mode", "decoder", "decoder_mode", ("spec", "decoderConfig", "annotations", "ome.io/deploymentMode")),
 )
 INT32_MAX, INT64_MIN, INT64_MAX = 2**31 - 1, -(2**63), 2**63 - 1
+# What steer.lp's quirk_edit/1 counts, worded for the headers (S3).
+QUIRKS = "a weight of 0, which reads as 10 or 5, S3; a priority or weight of an entry without a side"
 
 
 @dataclass(frozen=True)
@@ -243,6 +245,8 @@ class SteerResult:
     robust: bool = False  # edit_sets are robust: no name tie-break win, quirk edits last (--robust, issue 24)
     other_sets: list[EditSet] = field(default_factory=list)  # the other search's cheapest (robust, or overall)
     alternatives: list[Alternative] = field(default_factory=list)
+    quirks: int = 0  # the quirk edits of each robust set that leads: none exists without (issue 36)
+    no_robust: str | None = None  # why the cheapest overall leads by default: no robust set without a quirk (issue 36)
 
     @property
     def pinned(self) -> bool:
@@ -270,7 +274,14 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     `robust` (--robust): the sets must not win on the name tie-break and use
     quirk edits last (steer.lp); None: robust where a robust set without
     quirk edits exists, else the cheapest overall; False: cheapest overall."""
-    result = ask.ask(cluster, [query], Variant.EXPLAIN).answer
+    isvc = next((i for i in cluster.inference_services
+                 if query.isvc is not None and (i.namespace, i.name) == (query.namespace, query.isvc)), None)
+    # An edit of the InferenceService's requests can let in runtimes that fail
+    # only on them, so a priority or weight must beat their scores too (issue
+    # 36): its model asked alone requests no class and no mode (A6, D7), and
+    # those rank there; asked with the query, in one grounding.
+    unrequested = [Query(query.namespace, model=isvc.model_name)] if isvc is not None and isvc.model_name is not None else []
+    result = ask.ask(cluster, [query, *unrequested], Variant.EXPLAIN).answer
     before, denied = result.queries[1], report.denials(result)
     if before.error is not None:
         raise reasons.query_error(before.error, cluster, query.namespace)
@@ -279,8 +290,6 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     # I9: only a denied runtime is no candidate; the search looks for edits that
     # admit it too (issue 24: W3, W4; steer.lp evaluates admission on the edits)
     denial = dict(denied).get(want)
-    isvc = next((i for i in cluster.inference_services
-                 if query.isvc is not None and (i.namespace, i.name) == (query.namespace, query.isvc)), None)
     if own == "isvc" and isvc is None:
         raise UsageError("--own isvc needs --isvc: the edits are the InferenceService's")
     if isvc is not None and isvc.runtime_name and own != "runtime":
@@ -296,29 +305,39 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     # (issue 16: steer said success where the ranking after still had another first).
     blockers = [] if want.namespaced else [r for r in before.ranking if r.namespaced]
     runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
-    searched = {mode: _search(cluster, query, runtime, before, isvc, own, mode) for mode in (True, False)
+    let_in = set() if not unrequested or result.queries[2].error is not None else {
+        result.queries[2].verdicts[r].score for r in result.queries[2].ranking if r != want}
+    asked = _Asked(cluster, query, runtime, before, isvc, let_in)
+    searched = {mode: _search(asked, own, mode) for mode in (True, False)
                 if robust is not False or not mode}
     robust_sets, _, _ = searched.get(True, ([], [], []))
     overall = searched.get(False, ([], [], []))[0]
     already = bool(overall) and not overall[0]  # it wins as written: that leads, the robust set follows
-    leads = robust is True or (robust is None and bool(robust_sets) and _quirks(searched[True][1]) == 0 and not already)
+    quirks = _quirks(searched[True][1]) if robust_sets else 0
+    leads = robust is True or (robust is None and bool(robust_sets) and quirks == 0 and not already)
     found, optimum, candidates = searched[leads]
+    # said plainly where the default leads with the cheapest overall for want of a robust set (issue 36)
+    allowed = "" if own == "all" else f" of the edits --own {own} allows"
+    no_robust = (None if leads or robust is not None or already or not overall else
+                 f"every robust set{allowed} relies on a quirk edit ({QUIRKS})" if robust_sets else
+                 f"every set{allowed} that makes {want.name} win wins on the name tie-break alone (O4)")
     others = searched.get(not leads, ([], [], []))[0][:1]  # the other search's cheapest, where it differs
     others = [s for s in others if not found or {e.describe() for e in s} != {e.describe() for e in found[0]}]
     elsewhere = _Elsewhere.of(cluster, query)
-    verified = _verified(cluster, query, want, found + others, elsewhere)
+    verified, disabled = _verified(asked, found + others, elsewhere, [_disabling(_ahead(asked))] if _ahead(asked) else [])
     edit_sets, other_sets = verified[:len(found)], verified[len(found):]
-    alternatives = _alternatives(cluster, query, want, before, isvc, elsewhere)
+    alternatives = _alternatives(asked, elsewhere, disabled)
     if edit_sets:
         return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied, optimum=optimum, denial=denial,
-                           robust=leads, other_sets=other_sets, alternatives=alternatives)
+                           robust=leads, other_sets=other_sets, alternatives=alternatives,
+                           quirks=quirks if leads else 0, no_robust=no_robust)
     unnamed = []  # why naming the runtime does not make OME use it either
     if own == "isvc":  # D-66: the InferenceService's fields cannot steer the ranking: name the runtime (X1)
         named = _steer_named(cluster, query, want, isvc, before, denied)
         if named.edit_sets:
             return named
         unnamed = named.impossible
-    helps = _what_helps(cluster, query, runtime, before, isvc, own, leads)
+    helps = _what_helps(asked, own, leads)
     if other_sets:  # --robust asked for, none exists (D-124): the cheapest overall is shown apart, exit 1
         why = ["every set that makes it win wins on the name tie-break alone (O4); the cheapest overall is shown apart (--no-robust)"]
     elif denial is not None:
@@ -335,25 +354,44 @@ def _quirks(optimum: list[Criterion]) -> int:
     return next(c.value for c in optimum if c.name == "fewest_quirk_edits")
 
 
-def _search(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, isvc: InferenceService | None,
-            own: str, robust: bool = False) -> tuple[list[list[Edit]], list[Criterion], list[Edit]]:
+@dataclass
+class _Asked:
+    """What steer's searches are asked about: the cluster, the query, the
+    wanted runtime, the answer before the edits, the InferenceService of an
+    --isvc query, and the scores of the runtimes an edit of its requests
+    can let in."""
+
+    cluster: Cluster
+    query: Query
+    runtime: Runtime
+    before: QueryAnswer
+    isvc: InferenceService | None
+    let_in: set[int]
+
+    @property
+    def want(self) -> RuntimeRef:
+        return RuntimeRef(self.runtime.kind, self.runtime.namespace, self.runtime.name)
+
+
+def _search(asked: _Asked, own: str, robust: bool = False) -> tuple[list[list[Edit]], list[Criterion], list[Edit]]:
     """The optimal edit sets of steer.lp over the edits `own` allows (robust
     ones: steer_robust), their optimum by name, and every candidate edit."""
-    candidates = _Candidates(cluster, query, runtime, before, own, isvc, robust)
-    facts = build_facts(cluster, [query], renamed=EDITABLE, extend=candidates.add_facts, schema=INPUT_SCHEMA + programs.STEER)
+    candidates = _Candidates(asked, own, robust)
+    facts = build_facts(asked.cluster, [asked.query], renamed=EDITABLE, extend=candidates.add_facts,
+                        schema=INPUT_SCHEMA + programs.STEER)
     optima = ask.edit_sets(facts, Variant.STEER, MAX_SETS)
     return candidates.terms.decode(optima.sets), optima.optimum, candidates.terms.edits
 
 
-def _what_helps(cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer,
-                isvc: InferenceService | None, own: str, robust: bool) -> list[str]:
+def _what_helps(asked: _Asked, own: str, robust: bool) -> list[str]:
     """Where no edit `own` allows helps, which kind would (issue 16): the edits
     of a set over every object (robust ones where the sets must be), or
     naming the runtime in the InferenceService's spec.runtime (X1); [] when
     neither does."""
+    cluster, query, runtime, before, isvc = asked.cluster, asked.query, asked.runtime, asked.before, asked.isvc
     want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
     if own != "all":
-        helping, _, _ = _search(cluster, query, runtime, before, isvc, "all", robust)
+        helping, _, _ = _search(asked, "all", robust)
         if helping:
             edits = sorted(helping[0], key=lambda e: (KINDS.index(e.kind), e.path))
             owners = ["runtime" if e.runtime == want else "isvc" if e.runtime.kind == INFERENCE_SERVICE else "all"
@@ -403,8 +441,8 @@ def _steer_named(cluster: Cluster, query: Query, want: RuntimeRef, isvc, before:
 class _Candidates:
     """The candidate edits `own` allows: for each, the facts that describe it."""
 
-    def __init__(self, cluster: Cluster, query: Query, runtime: Runtime, before: QueryAnswer, own: str,
-                 isvc: InferenceService | None, robust: bool = False) -> None:
+    def __init__(self, asked: _Asked, own: str, robust: bool = False) -> None:
+        runtime, before, isvc = asked.runtime, asked.before, asked.isvc
         self.runtime = runtime
         self.robust = robust
         self.want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
@@ -413,8 +451,12 @@ class _Candidates:
         self.rivals = [r for r in before.ranking if r != self.want] if own == "all" else []
         self.isvc = isvc if own in ("all", "isvc") else None
         self.asking = isvc  # what the InferenceService asks for, whoever may change it
-        self.known_classes = {c.name for c in cluster.accelerator_classes}
-        self.model = _model(cluster, before)
+        # the scores a priority or weight must beat or tie: the rivals' as
+        # written, and those an edit of the InferenceService lets in (issue 36)
+        self.targets = sorted({before.verdicts[r].score for r in before.ranking if r != self.want}
+                              | (asked.let_in if self.isvc is not None else set()) | {0})
+        self.known_classes = {c.name for c in asked.cluster.accelerator_classes}
+        self.model = _model(asked.cluster, before)
         self.model_size = None if self.model is None or self.model.size is None else (self.model.size, parse_size(self.model.size))
         self.terms: EditTerms[Edit] = EditTerms()
 
@@ -434,8 +476,7 @@ class _Candidates:
             self._isvc_edits(builder)
 
     def _runtime_edits(self, builder: FactBuilder, entries: EntryTables, t: Term) -> None:
-        fact = builder.fact
-        targets = sorted({self.before.verdicts[r].score for r in self.before.ranking if r != self.want} | {0})
+        fact, targets = builder.fact, self.targets
         # W4: setting one entry's priority to another's resolves a conflict
         priorities = {e.priority for e in self.runtime.entries if e.priority is not None}
         for entry in self.runtime.entries:
@@ -670,21 +711,27 @@ def _model(cluster: Cluster, before: QueryAnswer) -> Model | None:
     return next((m for m in cluster.models if m.name == name and m.namespace == namespace), None)
 
 
-def _verified(cluster: Cluster, query: Query, want: RuntimeRef, found: list[list[Edit]], elsewhere: _Elsewhere) -> list[EditSet]:
-    """Each edit set applied to the manifests and selected again (one
-    verifier run for them all), as explain ranks and as select uses (issue
-    24): it must make `want` the first runtime and the one OME uses, or steer
-    reports no success (issue 16); what select still reports (warnings,
-    advisories, a denial) is kept, and what it newly reports for the
-    cluster's other InferenceServices (D-125)."""
+def _verified(asked: _Asked, found: list[list[Edit]], elsewhere: _Elsewhere,
+              tried: list[list[Edit]]) -> tuple[list[EditSet], list[Checked]]:
+    """Each edit set applied to the manifests and selected again, and the
+    sets `tried` aside (the alternatives) with them: one verifier run for
+    all, as explain ranks and as select uses (issue 24). Each must make the
+    wanted runtime the first and the one OME uses, or steer reports no
+    success (issue 16), and an alternative does not do it (issue 36: judged
+    as the sets, so the two never disagree); what select still reports
+    (warnings, advisories, a denial) is kept, and what it newly reports for
+    the cluster's other InferenceServices (D-125)."""
+    want, query, cluster = asked.want, asked.query, asked.cluster
+
     def wrong(k: int, answer: QueryAnswer) -> str | None:
         first = bool(answer.ranking) and answer.ranking[0] == want
         return None if k > 0 or (first and answer.outcome.used in (None, want)) else f"does not make {want} win"
 
-    claims = [Claim(edits, apply_edits(cluster, edits), [query, *elsewhere.queries], wrong) for edits in found]
-    answers = verify("steer", claims, Variant.SELECT_DETAILS) if claims else []  # details: win_notes reads the scoring entries
-    return [EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer, _left(query, answer) + elsewhere.changes(rest))
-            for edits, (answer, *rest) in zip(found, answers)]
+    claims = [Claim(edits, apply_edits(cluster, edits), [query, *elsewhere.queries], wrong, refutes)
+              for edits, refutes in [*((e, None) for e in found), *((e, aside) for e in tried)]]
+    checked = verify("steer", claims, Variant.SELECT_DETAILS) if claims else []  # details: win_notes reads the scoring entries
+    return ([EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer, _left(query, answer) + elsewhere.changes(rest))
+             for edits, (answer, *rest) in zip(found, (c.answers for c in checked))], checked[len(found):])
 
 
 @dataclass
@@ -738,25 +785,35 @@ def _left(query: Query, answer: QueryAnswer, auto_selected: bool = True) -> list
     return list(dict.fromkeys(texts))
 
 
-def _alternatives(cluster: Cluster, query: Query, want: RuntimeRef, before: QueryAnswer,
-                  isvc: InferenceService | None, elsewhere: _Elsewhere) -> list[Alternative]:
-    """Disabling the runtimes ranked before `want` and pinning it in the
-    InferenceService's spec.runtime.name, each selected again, with what it
-    costs: the other models whose first runtime a disabled rival is (they
-    move), the advisories a pin leaves (X6). Listed whatever --own allows."""
+def _ahead(asked: _Asked) -> list[RuntimeRef]:
+    """The runtimes ranked before the wanted one (all ranked, where it is not)."""
+    ranking = asked.before.ranking
+    return ranking[:ranking.index(asked.want)] if asked.want in ranking else list(ranking)
+
+
+def _alternatives(asked: _Asked, elsewhere: _Elsewhere, disabled: list[Checked]) -> list[Alternative]:
+    """Disabling the runtimes ranked before the wanted one (`disabled`: that
+    set verified with the edit sets, when there are such runtimes) and
+    pinning it in the InferenceService's spec.runtime.name, with what each
+    costs: what select still reports, the other models whose first runtime a
+    disabled rival is (they move), the advisories a pin leaves (X6). Listed
+    whatever --own allows."""
+    cluster, query, want, isvc = asked.cluster, asked.query, asked.want, asked.isvc
     found = []
-    ahead = before.ranking[:before.ranking.index(want)] if want in before.ranking else list(before.ranking)
-    if ahead:
-        edits = [Edit("disable", r, "spec.disabled", None, True) for r in ahead]
-        edited = apply_edits(cluster, edits)
-        answer, *rest = select_again([(edited, [query, *elsewhere.queries])], Variant.SELECT)[0]
-        works = bool(answer.ranking) and answer.ranking[0] == want and answer.outcome.used in (None, want)
-        found.append(Alternative("disable", edits, works and not _left(query, answer),
-                                 _left(query, answer) + _moved(cluster, edited, query, isvc, ahead) + elsewhere.changes(rest)))
+    for checked in disabled:
+        ahead = _ahead(asked)
+        answer, *rest = checked.answers
+        found.append(Alternative("disable", _disabling(ahead), checked.wrong is None, _left(query, answer)
+                                 + _moved(cluster, apply_edits(cluster, _disabling(ahead)), query, isvc, ahead)
+                                 + elsewhere.changes(rest)))
     if isvc is not None and (isvc.runtime_name is None or _named(isvc) != want):
-        pinned = _steer_named(cluster, query, want, isvc, before, [])  # its impossible says what a pin leaves
+        pinned = _steer_named(cluster, query, want, isvc, asked.before, [])  # its impossible says what a pin leaves
         found.append(Alternative("pin", list(pinned.candidates), bool(pinned.edit_sets), pinned.impossible))
     return found
+
+
+def _disabling(runtimes: list[RuntimeRef]) -> list[Edit]:
+    return [Edit("disable", r, "spec.disabled", None, True) for r in runtimes]
 
 
 def _moved(cluster: Cluster, edited: Cluster, query: Query, isvc: InferenceService | None,

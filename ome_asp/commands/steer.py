@@ -15,7 +15,7 @@ import json
 import shlex
 
 from ome_asp.analysis.edits import select_again
-from ome_asp.analysis.steer import OWN, Edit, EditSet, Ended, SteerResult, steer
+from ome_asp.analysis.steer import OWN, QUIRKS, Edit, EditSet, Ended, SteerResult, steer
 from ome_asp.commands.options import (
     add_explain_targets,
     add_overlay_flag,
@@ -86,9 +86,14 @@ def render_text(result: SteerResult) -> str:
                      "whatever the ranking (X1), so the edit is the name.")
     if not result.edit_sets[0].edits:
         lines.append(f"{want.name} already {'is used' if result.named else 'ranks first'}: no edit is needed.")
+    elif result.robust and result.quirks:
+        lines.append(f"Robust edit sets (--robust): {want.name} wins on scope, score or size distance, not on its name "
+                     f"(O4); no such set without a quirk edit exists, so each relies on {result.quirks} ({QUIRKS}).")
     elif result.robust:
         lines.append(f"Robust edit sets (--robust): {want.name} wins on scope, score or size distance, not on its name "
                      "(O4), and quirk edits (a weight of 0, S3; an entry without a side) come only where nothing else works.")
+    elif result.no_robust is not None:
+        lines.append(f"No robust edit set: {result.no_robust}; the cheapest overall leads.")
     lines += _sets_text(result, result.edit_sets, "Edit set")
     return "\n".join(lines + _other_sets_text(result) + _alternatives_text(result)) + "\n"
 
@@ -174,6 +179,8 @@ def to_document(result: SteerResult) -> dict:
         "blockedBy": [ref(b) for b in result.blockers],
         "editSets": sets(result.edit_sets),
         "robust": result.robust,  # editSets win on scope, score or distance, quirk edits last (issue 24)
+        "quirkEdits": result.quirks,  # robust editSets rely on this many quirk edits: none exists without (issue 36)
+        "noRobustSet": result.no_robust,  # why the cheapest overall leads by default (issue 36), or null
         # the other search's cheapest set: overall when editSets are robust, else robust
         "otherEditSets": sets(result.other_sets),
         "impossible": result.impossible or None,
