@@ -597,15 +597,6 @@ def test_serve_profile_flag_is_the_default_of_requests(tmp_path):
     assert json.loads(again.stdout)["report"]["rows"][0]["failedCheck"] == "Q8"
 
 
-def test_steer_refuses_the_go_sort_profile():
-    result = run_cli("steer", "--model", "m", "--want", "rt", "-n", "ns", "-f", "-", "--profile", CODE,
-                     stdin=stream(model(), runtime("rt")))
-    assert result.code == 2 and "steer cannot search under profile code-v0.1.5" in result.stderr
-    # issue 24 (D-126): W5's admission fixes are not searched either, and the refusal says where W5 is shown
-    assert "the admission fixes of W5, which only this profile has, are not searched either (D-126)" in result.stderr
-    assert "`ome-asp admit --profile code-v0.1.5`" in result.stderr
-
-
 # --- code-v0.1.5: W4, W5 (docs/profiles.md 3.4) -------------------------------------------------
 
 

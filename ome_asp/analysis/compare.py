@@ -14,15 +14,24 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ome_asp import records
-from ome_asp.analysis.edits import MAX_SETS, Claim, EditTerms, select_again, verify
+from ome_asp.analysis.edits import (
+    MAX_SETS,
+    Claim,
+    EditTerms,
+    Found,
+    scope_and_score_first,
+    search,
+    select_again,
+    verify,
+)
 from ome_asp.errors import InternalError, OmeAspError
 from ome_asp.input import changes as diffing
 from ome_asp.input import profiles
 from ome_asp.input.changes import Change
 from ome_asp.input.objects import Cluster, Query, RuntimeRef
 from ome_asp.render.compare import Comparison, Item, first, state
-from ome_asp.solver import ask, programs
-from ome_asp.solver.answer import Criterion, QueryAnswer
+from ome_asp.solver import programs
+from ome_asp.solver.answer import QueryAnswer
 from ome_asp.solver.facts import INPUT_SCHEMA, Facet, FactBuilder, Term, build_variant_facts, facts_differ, runtime_id
 from ome_asp.solver.programs import Variant
 
@@ -53,20 +62,21 @@ def compare_snapshots(before: Cluster, after: Cluster, queries: list[Query], nou
                if not any(c.object == raw[0] and diffing.covers(c.path, raw[1]) for c in read)]
     items, unchanged = compared((before, after), queries)
     searched = []
-    alike: dict[tuple, tuple] = {}  # the search of a model like an earlier one, and its optimum
+    alike: dict[tuple | None, Found[Change]] = {}  # the search of a model like an earlier one
     touched = {c.object for c in read}
     for item in items:
         query, a, b = item.query, item.before, item.after
-        if before.profile.go_sort:
-            item.note = (f"no cause searched under profile {before.profile.name}: its order is Go's sort "
-                         "(profiles.md 3.3), not the #minimize order the search measures")
-        elif state(a)[0] != "selected" or state(b)[0] != "selected":
+        if state(a)[0] != "selected" or state(b)[0] != "selected":
             item.note = "no cause searched: a snapshot answers this query with an error or an outcome, not a selection"
         else:
             key = _model_alike(before, after, item, touched)
             if key is None or key not in alike:
                 alike[key] = minimal_causes(before, after, query, a, b, read)
-            item.causes, item.optimum = alike[key]
+            found = alike[key]
+            item.causes, item.optimum, item.rejected = found.sets, found.optimum, found.rejected
+            if not found.proven:
+                item.note = (f"no cause found: Go's order (profiles.md 3.3) rejected each of the {found.rejected} "
+                             "candidate sets the search proposed, and it stopped there (a cause may still exist)")
             searched.append(item)
     _verified(before, searched)  # every set, also a shared one, selected again for each of its queries
     return Comparison(("before", "after"), items, unchanged, len(queries), noun, read, ignored, before.profile.name)
@@ -102,10 +112,13 @@ def _is_read(profile: profiles.Profile, change: Change, old: dict, new: dict) ->
 
 
 def minimal_causes(before: Cluster, after: Cluster, query: Query, a: QueryAnswer, b: QueryAnswer,
-                   read: list[Change]) -> tuple[list[list[Change]], list[Criterion]]:
+                   read: list[Change]) -> Found[Change]:
     """Up to MAX_SETS smallest sets of `read` that, applied alone to `before`,
-    make it select what `after` selects for `query` (each verified), and
-    their optimum by name."""
+    make it select what `after` selects for `query` (each verified after),
+    with their optimum by name. Under Go's order (code-v0.1.5) the search's
+    goal is scope and score only (edits.lp's order_by_score) and each
+    optimum is selected again before it counts; one that does not give the
+    later selection is excluded and the search goes on (edits.search)."""
     goal = first(b)
     keys = _relevant(before, after, query, a, b, read)
     relevant = [c for c in read if c.object in keys]
@@ -122,18 +135,27 @@ def minimal_causes(before: Cluster, after: Cluster, query: Query, a: QueryAnswer
             fact.wanted_nothing()
         else:
             fact.wanted(runtime_id(*goal))
+        if before.profile.go_sort:
+            fact.order_by_score()
         for facet, members in numbering:
             fact.facet(facet.term)
             for bit, number in enumerate(members):
                 fact.edit(Term(f"e({number})"))
                 fact.edit_bit(Term(f"e({number})"), facet.term, 1 << bit)
 
+    def wrong(k: int, answer: QueryAnswer) -> str | None:
+        return None if first(answer) == goal else f"gives {first(answer)} for {query}, not {goal}"
+
+    def holds(sets: list[list[Change]]) -> list[bool]:
+        claims = [Claim(chosen, diffing.apply(before, chosen), [query], wrong,
+                        None if goal is None else lambda k, answer: scope_and_score_first(answer, goal)) for chosen in sets]
+        return [checked.wrong is None for checked in verify("compare", claims, Variant.RANK)]
+
     facts = build_variant_facts(scope, [query], facets, extend, INPUT_SCHEMA + programs.COMPARE)
-    optima = ask.edit_sets(facts, Variant.COMPARE, MAX_SETS)
-    found = terms.decode(optima.sets, ordered=True)
-    if not found:
+    found = search(facts, Variant.COMPARE, terms, holds if before.profile.go_sort else None, ordered=True)
+    if not found.sets and found.proven:
         raise InternalError(f"compare: no subset of the changes gives the later selection for {query}")
-    return found, optima.optimum
+    return found
 
 
 def _relevant(before: Cluster, after: Cluster, query: Query, a: QueryAnswer, b: QueryAnswer,

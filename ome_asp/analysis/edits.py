@@ -1,8 +1,11 @@
 """What the edit searches share (steer, compare): the terms that name their
 candidate edits in the edit programs (encoding/edits.lp), decoded back from
-an optimum's apply/1 atoms, and the one verifier: apply an edit set to the
+an optimum's apply/1 atoms; the one verifier: apply an edit set to the
 manifests and select again (find's witnesses are answered again by it too:
-ome_asp/analysis/find.py)."""
+ome_asp/analysis/find.py); and the search under an order the programs do
+not state (code-v0.1.5's Go sort), whose optima that verifier checks under
+the order itself, rejecting some and solving again (docs/design.md,
+"Searches under Go's order")."""
 
 from __future__ import annotations
 
@@ -12,13 +15,16 @@ from typing import Callable, Generic, Protocol, TypeVar
 import clingo
 
 from ome_asp.errors import InternalError
-from ome_asp.input.objects import Cluster, Query
+from ome_asp.input.objects import Cluster, Query, RuntimeRef
 from ome_asp.solver import ask
-from ome_asp.solver.answer import Answer, QueryAnswer
-from ome_asp.solver.facts import Term
+from ome_asp.solver.answer import Answer, Criterion, QueryAnswer
+from ome_asp.solver.facts import Facts, Term
 from ome_asp.solver.programs import Variant
 
 MAX_SETS = 5  # the optimal edit sets a search reports at most
+# The candidate sets a search under Go's order checks before it stops
+# without a set (then it says so: it proved nothing; docs/design.md).
+MAX_REJECTED = 25
 
 
 class Described(Protocol):
@@ -114,3 +120,53 @@ def verify(search: str, claims: list[Claim], variant: Variant) -> list[Checked]:
             raise InternalError(f"{search}: the edit set {[e.describe() for e in claim.edits]} {why} when applied")
         checked.append(Checked(found, next(filter(None, wrong), None)))
     return checked
+
+
+@dataclass
+class Found(Generic[Edit]):
+    """What a search found: its optimal sets that hold (all of them where
+    its program states the order), their optimum, and the candidate sets the
+    order itself rejected on the way. `proven`: no set cheaper than `sets`
+    holds (the search ran to the end); False only where it stopped after
+    MAX_REJECTED rejections without a set."""
+
+    sets: list[list[Edit]]
+    optimum: list[Criterion]
+    rejected: int = 0
+    proven: bool = True
+
+
+def search(facts: Facts, variant: Variant, terms: EditTerms[Edit], holds: Callable[[list[list[Edit]]], list[bool]] | None,
+           ordered: bool = False) -> Found[Edit]:
+    """The optimal sets of an edit program (`terms` names its edits; `ordered`
+    as EditTerms.decode). `holds` is None where the program states the order
+    the sets must meet: its optima are the answer (the caller verifies them,
+    and a set that fails is the search's error). Otherwise the program's goal
+    is necessary only (edits.lp's order_by_score), and `holds` says which of
+    the optima meet the order itself (selected again): those that do are
+    the answer; none: the rest are excluded and the program solved again,
+    up to MAX_REJECTED rejections (counterexample-guided)."""
+    program, rejected = ask.EditSearch(facts, variant), 0
+    while True:
+        optima = program.optima(MAX_SETS)
+        found = terms.decode(optima.sets, ordered)
+        if holds is None or not found:
+            return Found(found, optima.optimum, rejected)
+        verdicts = holds(found)
+        if any(verdicts):
+            return Found([s for s, ok in zip(found, verdicts) if ok], optima.optimum, rejected + verdicts.count(False))
+        rejected += len(found)
+        if rejected >= MAX_REJECTED:
+            return Found([], [], rejected, proven=False)
+        program.exclude(optima.sets)
+
+
+def scope_and_score_first(answer: QueryAnswer, want: RuntimeRef) -> str | None:
+    """What a search under Go's order vouches for (edits.lp's order_by_score):
+    `want` qualifies and no runtime has an earlier scope (O1) or its scope
+    and a higher score (O2), read from the rank keys; what is wrong, or None."""
+    if want not in answer.verdicts or not answer.verdicts[want].qualifies:
+        return f"does not make {want} qualify"
+    key = answer.verdicts[want].cost[:2]
+    ahead = [r for r in answer.verdicts if r != want and answer.verdicts[r].qualifies and answer.verdicts[r].cost[:2] < key]
+    return None if not ahead else f"leaves {ahead[0]} before {want} on scope or score"

@@ -23,7 +23,17 @@ import itertools
 from dataclasses import dataclass, field
 
 from ome_asp import records
-from ome_asp.analysis.edits import MAX_SETS, Checked, Claim, EditTerms, aside, select_again, verify
+from ome_asp.analysis.edits import (
+    Checked,
+    Claim,
+    EditTerms,
+    Found,
+    aside,
+    scope_and_score_first,
+    search,
+    select_again,
+    verify,
+)
 from ome_asp.errors import UsageError
 from ome_asp.input.documents import shown as shown_name
 from ome_asp.input.objects import (
@@ -41,7 +51,7 @@ from ome_asp.input.objects import (
 from ome_asp.input.sizes import is_size, parse_size
 from ome_asp.render import reasons, report
 from ome_asp.render.selection import Selection
-from ome_asp.solver import ask, programs
+from ome_asp.solver import ask, gosort, programs
 from ome_asp.solver.answer import Criterion, QueryAnswer, Verdict
 from ome_asp.solver.facts import (
     INPUT_SCHEMA,
@@ -246,6 +256,9 @@ class SteerResult:
     other_sets: list[EditSet] = field(default_factory=list)  # the other search's cheapest (robust, or overall)
     alternatives: list[Alternative] = field(default_factory=list)
     quirks: int = 0  # the quirk edits of each robust set that leads: none exists without (issue 36)
+    rejected: int = 0  # candidate sets Go's order rejected before these (code-v0.1.5; issue 36)
+    proven: bool = True  # False: no set found, and the search stopped after MAX_REJECTED rejections
+    go_order: bool = False  # the profile's order is Go's sort (code-v0.1.5, profiles.md 3.3)
     no_robust: str | None = None  # why the cheapest overall leads by default: no robust set without a quirk (issue 36)
 
     @property
@@ -281,7 +294,8 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     # 36): its model asked alone requests no class and no mode (A6, D7), and
     # those rank there; asked with the query, in one grounding.
     unrequested = [Query(query.namespace, model=isvc.model_name)] if isvc is not None and isvc.model_name is not None else []
-    result = ask.ask(cluster, [query, *unrequested], Variant.EXPLAIN).answer
+    run = ask.ask(cluster, [query, *unrequested], Variant.EXPLAIN)
+    result = run.answer
     before, denied = result.queries[1], report.denials(result)
     if before.error is not None:
         raise reasons.query_error(before.error, cluster, query.namespace)
@@ -307,21 +321,26 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     runtime = next(r for r in cluster.runtimes if RuntimeRef(r.kind, r.namespace, r.name) == want)
     let_in = set() if not unrequested or result.queries[2].error is not None else {
         result.queries[2].verdicts[r].score for r in result.queries[2].ranking if r != want}
-    asked = _Asked(cluster, query, runtime, before, isvc, let_in)
+    # W5 (code-v0.1.5): the runtime whose entry's priority the wanted one's repeats denies it
+    clash = result.denied.get(want)
+    clashing = run.facts.runtimes[str(clash.arguments[0])] if clash is not None and clash.match("same_priority", 2) else None
+    asked = _Asked(cluster, query, runtime, before, isvc, let_in, clashing)
     searched = {mode: _search(asked, own, mode) for mode in (True, False)
                 if robust is not False or not mode}
-    robust_sets, _, _ = searched.get(True, ([], [], []))
-    overall = searched.get(False, ([], [], []))[0]
+    nothing = (Found([], []), [])
+    robust_sets = searched.get(True, nothing)[0].sets
+    overall = searched.get(False, nothing)[0].sets
     already = bool(overall) and not overall[0]  # it wins as written: that leads, the robust set follows
-    quirks = _quirks(searched[True][1]) if robust_sets else 0
+    quirks = _quirks(searched[True][0].optimum) if robust_sets else 0
     leads = robust is True or (robust is None and bool(robust_sets) and quirks == 0 and not already)
-    found, optimum, candidates = searched[leads]
+    lead, candidates = searched[leads]
+    found, optimum = lead.sets, lead.optimum
     # said plainly where the default leads with the cheapest overall for want of a robust set (issue 36)
     allowed = "" if own == "all" else f" of the edits --own {own} allows"
     no_robust = (None if leads or robust is not None or already or not overall else
                  f"every robust set{allowed} relies on a quirk edit ({QUIRKS})" if robust_sets else
                  f"every set{allowed} that makes {want.name} win wins on the name tie-break alone (O4)")
-    others = searched.get(not leads, ([], [], []))[0][:1]  # the other search's cheapest, where it differs
+    others = searched.get(not leads, nothing)[0].sets[:1]  # the other search's cheapest, where it differs
     others = [s for s in others if not found or {e.describe() for e in s} != {e.describe() for e in found[0]}]
     elsewhere = _Elsewhere.of(cluster, query)
     verified, disabled = _verified(asked, found + others, elsewhere, [_disabling(_ahead(asked))] if _ahead(asked) else [])
@@ -330,7 +349,8 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     if edit_sets:
         return SteerResult(want, query, blockers, edit_sets, before, [], candidates, denied, optimum=optimum, denial=denial,
                            robust=leads, other_sets=other_sets, alternatives=alternatives,
-                           quirks=quirks if leads else 0, no_robust=no_robust)
+                           quirks=quirks if leads else 0, no_robust=no_robust, rejected=lead.rejected,
+                           go_order=cluster.profile.go_sort)
     unnamed = []  # why naming the runtime does not make OME use it either
     if own == "isvc":  # D-66: the InferenceService's fields cannot steer the ranking: name the runtime (X1)
         named = _steer_named(cluster, query, want, isvc, before, denied)
@@ -344,9 +364,13 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
         why = [f"the admission webhook denies it ({denial}) and no edit set admits it and makes it win"]
     else:
         why = _why_impossible(before.verdicts[want])
+    if not lead.proven:  # no set found, none proven absent either
+        why = [f"{cluster.profile.name}'s order (Go's sort, profiles.md 3.3) rejected each of the {lead.rejected} candidate "
+               "sets the search proposed, and it stopped there: a larger set may still make it win"]
     impossible = helps + unnamed + ([] if helps else why)
     return SteerResult(want, query, blockers, [], before, impossible, candidates, denied, denial=denial, robust=leads,
-                       other_sets=other_sets, alternatives=alternatives)
+                       other_sets=other_sets, alternatives=alternatives, rejected=lead.rejected, proven=lead.proven,
+                       go_order=cluster.profile.go_sort)
 
 
 def _quirks(optimum: list[Criterion]) -> int:
@@ -367,20 +391,46 @@ class _Asked:
     before: QueryAnswer
     isvc: InferenceService | None
     let_in: set[int]
+    clashing: RuntimeRef | None = None  # W5 (code-v0.1.5): the runtime whose priority denies the wanted one
 
     @property
     def want(self) -> RuntimeRef:
         return RuntimeRef(self.runtime.kind, self.runtime.namespace, self.runtime.name)
 
 
-def _search(asked: _Asked, own: str, robust: bool = False) -> tuple[list[list[Edit]], list[Criterion], list[Edit]]:
+def _search(asked: _Asked, own: str, robust: bool = False) -> tuple[Found[Edit], list[Edit]]:
     """The optimal edit sets of steer.lp over the edits `own` allows (robust
-    ones: steer_robust), their optimum by name, and every candidate edit."""
+    ones: steer_robust), with their optimum by name, and every candidate
+    edit. Under Go's order (code-v0.1.5) the overall search's goal is scope
+    and score only (edits.lp's order_by_score) and each optimum is selected
+    again before it counts: first in Go's order, and for a robust set first
+    whatever the names and creation times (gosort.wins_without_names); a set
+    that is not is excluded and the search goes on (edits.search)."""
     candidates = _Candidates(asked, own, robust)
     facts = build_facts(asked.cluster, [asked.query], renamed=EDITABLE, extend=candidates.add_facts,
                         schema=INPUT_SCHEMA + programs.STEER)
-    optima = ask.edit_sets(facts, Variant.STEER, MAX_SETS)
-    return candidates.terms.decode(optima.sets), optima.optimum, candidates.terms.edits
+    holds = None
+    if asked.cluster.profile.go_sort:
+        def holds(sets: list[list[Edit]]) -> list[bool]:
+            claims = [Claim(chosen, apply_edits(asked.cluster, chosen), [asked.query], _wins(asked.want, robust),
+                            lambda k, answer: scope_and_score_first(answer, asked.want)) for chosen in sets]
+            return [checked.wrong is None for checked in verify("steer", claims, Variant.SELECT)]
+    return search(facts, Variant.STEER, candidates.terms, holds), candidates.terms.edits
+
+
+def _wins(want: RuntimeRef, robust: bool = False):
+    """What is wrong with an answer to the steered query, if anything: the
+    wanted runtime must be the first of the order and the one OME uses (a
+    --model query uses none); `robust`, under Go's order, first whatever
+    the names and creation times."""
+    def wrong(k: int, answer: QueryAnswer) -> str | None:
+        first = bool(answer.ranking) and answer.ranking[0] == want
+        if k > 0 or (first and answer.outcome.used in (None, want)
+                     and not (robust and answer.ended is None and not gosort.wins_without_names(answer, want))):
+            return None
+        return f"does not make {want} win" + (" on score or distance" if first and robust else "")
+
+    return wrong
 
 
 def _what_helps(asked: _Asked, own: str, robust: bool) -> list[str]:
@@ -391,7 +441,7 @@ def _what_helps(asked: _Asked, own: str, robust: bool) -> list[str]:
     cluster, query, runtime, before, isvc = asked.cluster, asked.query, asked.runtime, asked.before, asked.isvc
     want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
     if own != "all":
-        helping, _, _ = _search(asked, "all", robust)
+        helping = _search(asked, "all", robust)[0].sets
         if helping:
             edits = sorted(helping[0], key=lambda e: (KINDS.index(e.kind), e.path))
             owners = ["runtime" if e.runtime == want else "isvc" if e.runtime.kind == INFERENCE_SERVICE else "all"
@@ -448,14 +498,18 @@ class _Candidates:
         self.want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
         self.before = before
         self.own_runtime = own in ("all", "runtime")
-        self.rivals = [r for r in before.ranking if r != self.want] if own == "all" else []
+        # W5 (code-v0.1.5): disabling the runtime whose priority denies the wanted one admits it
+        self.rivals = [r for r in dict.fromkeys([*before.ranking, *filter(None, [asked.clashing])])
+                       if r != self.want] if own == "all" else []
         self.isvc = isvc if own in ("all", "isvc") else None
         self.asking = isvc  # what the InferenceService asks for, whoever may change it
         # the scores a priority or weight must beat or tie: the rivals' as
-        # written, and those an edit of the InferenceService lets in (issue 36)
-        self.targets = sorted({before.verdicts[r].score for r in before.ranking if r != self.want}
-                              | (asked.let_in if self.isvc is not None else set()) | {0})
+        # written, and those an edit of the InferenceService lets in (issue
+        # 36; values of every --own alike, so each finds what another would)
+        self.targets = sorted({before.verdicts[r].score for r in before.ranking if r != self.want} | asked.let_in | {0})
         self.known_classes = {c.name for c in asked.cluster.accelerator_classes}
+        self.go_sort = asked.cluster.profile.go_sort
+        self.clashing = asked.clashing
         self.model = _model(asked.cluster, before)
         self.model_size = None if self.model is None or self.model.size is None else (self.model.size, parse_size(self.model.size))
         self.terms: EditTerms[Edit] = EditTerms()
@@ -466,6 +520,8 @@ class _Candidates:
         fact.wanted(t)
         if self.robust:
             fact.steer_robust()
+        elif self.go_sort:  # a robust set wins on score or distance: #minimize's order rules out no such set
+            fact.order_by_score()
         if self.own_runtime:
             self._runtime_edits(builder, entries, t)
         for rival in self.rivals:
@@ -477,10 +533,13 @@ class _Candidates:
 
     def _runtime_edits(self, builder: FactBuilder, entries: EntryTables, t: Term) -> None:
         fact, targets = builder.fact, self.targets
-        # W4: setting one entry's priority to another's resolves a conflict
+        # W4: setting one entry's priority to another's resolves a conflict;
+        # W5: one next to its own, a clash with another runtime's
         priorities = {e.priority for e in self.runtime.entries if e.priority is not None}
+        if self.clashing is not None:
+            priorities |= {p + step for p in priorities for step in (-1, 1) if 1 <= p + step <= INT32_MAX}
         for entry in self.runtime.entries:
-            a = _reading(entry.model_format.weight, 10) + _reading(entry.model_framework.weight, 5)
+            a = _reading(entry.model_format, 10) + _reading(entry.model_framework, 5)
             priorities |= {p for s in targets for p in _thresholds(s, a) if 1 <= p <= INT32_MAX}
         for i, entry in enumerate(self.runtime.entries):
             for p in sorted(priorities - {entry.priority or 1}):
@@ -491,7 +550,9 @@ class _Candidates:
             p = entry.priority or 1
             for side, ref, other, default in (("format", entry.model_format, entry.model_framework, (10, 5)),
                                               ("framework", entry.model_framework, entry.model_format, (5, 10))):
-                other_read = _reading(other.weight, default[1])
+                if ref is None:  # code-v0.1.5 (I4 unchecked): a weight of a side the entry lacks has no path
+                    continue
+                other_read = _reading(other, default[1])
                 values = {w for s in targets for w in _weight_thresholds(s, p, other_read) if INT64_MIN <= w <= INT64_MAX}
                 for w in sorted(values - {ref.weight}):
                     path = f"spec.supportedModelFormats[{i}].{'modelFormat' if side == 'format' else 'modelFramework'}.weight"
@@ -684,9 +745,10 @@ def _int_arg(value: int) -> int | str:
     return value if -(2**31) <= value <= INT32_MAX else str(value)
 
 
-def _reading(weight: int, zero_reads_as: int) -> int:
-    """S3: a stored weight of 0 counts as 10 (format) or 5 (framework)."""
-    return zero_reads_as if weight == 0 else weight
+def _reading(side, zero_reads_as: int) -> int:
+    """S3: a stored weight of 0 counts as 10 (format) or 5 (framework); a
+    side the entry lacks (code-v0.1.5, I4 unchecked) as 0."""
+    return 0 if side is None else zero_reads_as if side.weight == 0 else side.weight
 
 
 def _thresholds(score: int, per_priority: int) -> set[int]:
@@ -721,13 +783,8 @@ def _verified(asked: _Asked, found: list[list[Edit]], elsewhere: _Elsewhere,
     as the sets, so the two never disagree); what select still reports
     (warnings, advisories, a denial) is kept, and what it newly reports for
     the cluster's other InferenceServices (D-125)."""
-    want, query, cluster = asked.want, asked.query, asked.cluster
-
-    def wrong(k: int, answer: QueryAnswer) -> str | None:
-        first = bool(answer.ranking) and answer.ranking[0] == want
-        return None if k > 0 or (first and answer.outcome.used in (None, want)) else f"does not make {want} win"
-
-    claims = [Claim(edits, apply_edits(cluster, edits), [query, *elsewhere.queries], wrong, refutes)
+    query, cluster = asked.query, asked.cluster
+    claims = [Claim(edits, apply_edits(cluster, edits), [query, *elsewhere.queries], _wins(asked.want), refutes)
               for edits, refutes in [*((e, None) for e in found), *((e, aside) for e in tried)]]
     checked = verify("steer", claims, Variant.SELECT_DETAILS) if claims else []  # details: win_notes reads the scoring entries
     return ([EditSet(sorted(edits, key=lambda e: (KINDS.index(e.kind), e.path)), answer, _left(query, answer) + elsewhere.changes(rest))

@@ -39,6 +39,7 @@ from ome_asp.input.objects import (
     Source,
 )
 from ome_asp.render import report
+from ome_asp.solver import gosort
 from ome_asp.solver.answer import QueryAnswer
 from ome_asp.solver.programs import Variant
 
@@ -87,15 +88,25 @@ def render_text(result: SteerResult) -> str:
     if not result.edit_sets[0].edits:
         lines.append(f"{want.name} already {'is used' if result.named else 'ranks first'}: no edit is needed.")
     elif result.robust and result.quirks:
-        lines.append(f"Robust edit sets (--robust): {want.name} wins on scope, score or size distance, not on its name "
-                     f"(O4); no such set without a quirk edit exists, so each relies on {result.quirks} ({QUIRKS}).")
+        lines.append(f"Robust edit sets (--robust): {want.name} wins on {_robust_basis(result)}; every such set needs "
+                     f"a quirk edit ({QUIRKS}): each below has {result.quirks}.")
     elif result.robust:
-        lines.append(f"Robust edit sets (--robust): {want.name} wins on scope, score or size distance, not on its name "
-                     "(O4), and quirk edits (a weight of 0, S3; an entry without a side) come only where nothing else works.")
+        lines.append(f"Robust edit sets (--robust): {want.name} wins on {_robust_basis(result)}, and quirk edits (a weight "
+                     "of 0, S3; an entry without a side) come only where nothing else works.")
     elif result.no_robust is not None:
         lines.append(f"No robust edit set: {result.no_robust}; the cheapest overall leads.")
+    if result.rejected:
+        lines.append(f"Smallest under Go's order (profiles.md 3.3): the search proposed {result.rejected} candidate "
+                     f"set{'s' * (result.rejected > 1)} that Go's order rejected when selected again; its goal keeps "
+                     "every set that can work under that order, so none smaller works.")
     lines += _sets_text(result, result.edit_sets, "Edit set")
     return "\n".join(lines + _other_sets_text(result) + _alternatives_text(result)) + "\n"
+
+
+def _robust_basis(result: SteerResult) -> str:
+    """What a robust set wins on (D-99); under Go's order also never the fetch order (D-261)."""
+    return "scope, score or size distance, not on its name (O4)" + (
+        " nor on Go's fetch order (a distance difference below one parameter, profiles.md 3.3)" if result.go_order else "")
 
 
 def _other_sets_text(result: SteerResult) -> list[str]:
@@ -103,7 +114,7 @@ def _other_sets_text(result: SteerResult) -> list[str]:
     if not result.other_sets:
         return []
     lines = ["", "Cheapest overall, not robust (--no-robust):" if result.robust else
-             "Cheapest robust set (--robust): it wins on scope, score or size distance, not on its name (O4):"]
+             f"Cheapest robust set (--robust): it wins on {_robust_basis(result)}:"]
     return lines + _sets_text(result, result.other_sets, "Other set")
 
 
@@ -136,7 +147,7 @@ def _sets_text(result: SteerResult, edit_sets: list[EditSet], title: str) -> lis
         if not edit_set.edits:
             continue
         count = len(edit_set.edits)
-        notes = [] if result.pinned else win_notes(edit_set.answer, result.want)
+        notes = [] if result.pinned else win_notes(edit_set.answer, result.want, result.go_order)
         lines += ["", f"{title} {number} of {len(edit_sets)} ({count} edit{'s' if count > 1 else ''}"
                   + (", relies on a quirk" if notes else "") + "):"]
         lines += [f"  {k}. {edit.describe()}" for k, edit in enumerate(edit_set.edits, 1)]
@@ -165,7 +176,7 @@ def to_document(result: SteerResult) -> dict:
             "rankingAfter": [ref(r) for r in edit_set.answer.ranking],
             # the runtime OME uses after the edits: the first of the ranking, or the named one (X1)
             "selectedAfter": ref(edit_set.answer.outcome.used if result.pinned else edit_set.answer.ranking[0]),
-            "notes": [] if result.pinned else win_notes(edit_set.answer, result.want),
+            "notes": [] if result.pinned else win_notes(edit_set.answer, result.want, result.go_order),
             "left": edit_set.left,  # select's warnings, advisories, denial and events after the edits (issue 24)
         }
 
@@ -180,6 +191,8 @@ def to_document(result: SteerResult) -> dict:
         "editSets": sets(result.edit_sets),
         "robust": result.robust,  # editSets win on scope, score or distance, quirk edits last (issue 24)
         "quirkEdits": result.quirks,  # robust editSets rely on this many quirk edits: none exists without (issue 36)
+        "rejected": result.rejected,  # candidate sets Go's order rejected before editSets (code-v0.1.5, issue 36)
+        "proven": result.proven,  # false: no set found, the search stopped after its rejections (not proven impossible)
         "noRobustSet": result.no_robust,  # why the cheapest overall leads by default (issue 36), or null
         # the other search's cheapest set: overall when editSets are robust, else robust
         "otherEditSets": sets(result.other_sets),
@@ -272,14 +285,20 @@ def write_edits(args, stdin, cluster: Cluster, result: SteerResult, number: int,
           f"read back and selected again: {used}", file=stderr)
 
 
-def win_notes(answer: QueryAnswer, want: RuntimeRef) -> list[str]:
+def win_notes(answer: QueryAnswer, want: RuntimeRef, go_order: bool = False) -> list[str]:
     """Why the wanted runtime wins where the reason is easy to miss (issue 16):
-    only the name tie-break (O4) puts it before the runtime after it, or its
+    only the name tie-break (O4) puts it before the runtime after it (under
+    Go's order: the fetch order, before any score or distance does), or its
     score counts a stored weight of 0 as 10 / 5 (S3)."""
     notes = []
     verdict = answer.verdicts[want]
     after = answer.ranking[1] if len(answer.ranking) > 1 else None
-    if after is not None and after.namespaced == want.namespaced:
+    if go_order:
+        if not gosort.wins_without_names(answer, want):
+            notes.append(f"{shown_name(want.name)} comes first on Go's fetch order alone (a newer creationTimestamp, then "
+                         "the name; profiles.md 3.3): no score or distance difference of one parameter or more puts it "
+                         "before the runtimes of its kind; a rename or a re-creation would change the winner")
+    elif after is not None and after.namespaced == want.namespaced:
         other = answer.verdicts[after]
         if (other.score, other.distance) == (verdict.score, verdict.distance):
             notes.append(f"{shown_name(want.name)} comes before {shown_name(after.name)} on the name tie-break alone (O4): the same score "
@@ -345,11 +364,6 @@ def run(args, stdin, stdout, stderr) -> int:
     if args.write and args.show is not None:
         raise UsageError("--write writes an edit set: leave out --show")
     cluster = load_cluster(args, stdin, stderr)
-    if cluster.profile.go_sort:
-        raise UsageError(f"steer cannot search under profile {cluster.profile.name}: its order is Go's sort "
-                         "(profiles.md 3.3), not the #minimize order steer's edits are measured against; so the "
-                         "admission fixes of W5, which only this profile has, are not searched either (D-126): "
-                         f"`ome-asp admit --profile {cluster.profile.name}` names a W5 denial and both runtimes")
     query = Query(args.namespace, model=args.model, isvc=args.isvc)
     try:
         result = steer(cluster, query, resolve_want(cluster, args.namespace, args.want), args.own, args.robust)

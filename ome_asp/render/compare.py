@@ -27,6 +27,7 @@ class Item:
     causes: list[list] = field(default_factory=list)  # minimal edit sets: Changes, or profile settings
     note: str | None = None  # why no cause was searched
     optimum: list[Criterion] = field(default_factory=list)  # compare.lp's, where the causes are its optima (--show opt)
+    rejected: int = 0  # candidate sets Go's order rejected before the causes (code-v0.1.5; issue 36)
 
 
 @dataclass
@@ -182,6 +183,7 @@ def to_document(result: Comparison, listed: bool) -> dict:
             "decidedBy": None if decided is None else {"criterion": decided[0], "message": decided[1]},
             "causes": [[c.json() for c in cause] for cause in item.causes],
             "note": item.note,
+            "rejected": item.rejected,  # candidate sets Go's order rejected before the causes (code-v0.1.5, issue 36)
             "change": change_kind(item),
         })
     document = {"apiVersion": report.API_VERSION, "kind": "ComparisonReport", "profile": result.profile,
@@ -370,6 +372,10 @@ def _causes_text(item: Item, labels: tuple[str, str]) -> list[str]:
     else:
         lines = [f"Cause: {count} smallest set{'s' * (count > 1)} of profile settings, each verified by "
                  f"selecting under {labels[0]} with only those settings of {labels[1]}:"]
+    if item.rejected:
+        lines.append(f"  (under Go's order, profiles.md 3.3: the search proposed {item.rejected} candidate "
+                     f"set{'s' * (item.rejected > 1)} that Go's order rejected when selected again; its goal keeps every "
+                     "set that can work under that order, so none smaller works)")
     for number, cause in enumerate(item.causes, 1):
         size = len(cause)
         unit = "edit" if labels == ("before", "after") else "setting"

@@ -198,21 +198,43 @@ class EditSets:
 def edit_sets(facts: Facts, variant: Variant, limit: int) -> EditSets:
     """The optima of an edit program (Variant.STEER, Variant.COMPARE) on its
     facts, up to `limit` of them; the caller verifies each by selecting again."""
-    FACTS_IN_PROGRESS.set(facts.whole)
-    ctl = engine.ground_program(facts.whole, variant.files)
-    found: list[list[clingo.Symbol]] = []
-    cost: list[int] = []
-    with ctl.solve(yield_=True) as handle:
-        for model in handle:
-            if model.optimality_proven:
-                found.append([s.arguments[0] for s in model.symbols(shown=True)])
-                cost = model.cost
-                if len(found) == limit:
-                    break
-    # sets of equal cost in one order whatever order the solver met them in,
-    # which changes with any edit to the encoding (the docs print them)
-    found.sort(key=lambda symbols: sorted(map(str, symbols)))
-    return EditSets(found, named_cost(criteria_of(ctl), cost) if found else [])
+    return EditSearch(facts, variant).optima(limit)
+
+
+class EditSearch:
+    """An edit program grounded once, solved for its optima, and solved again
+    with sets excluded: a search whose program states less than the order
+    its sets must meet rejects some and goes on (analysis/edits.py)."""
+
+    def __init__(self, facts: Facts, variant: Variant) -> None:
+        FACTS_IN_PROGRESS.set(facts.whole)
+        self._ctl = engine.ground_program(facts.whole, variant.files)
+        self._excluded = 0
+
+    def optima(self, limit: int) -> EditSets:
+        """Up to `limit` optima of the program and what it excludes, in one order."""
+        found: list[list[clingo.Symbol]] = []
+        cost: list[int] = []
+        with self._ctl.solve(yield_=True) as handle:
+            for model in handle:
+                if model.optimality_proven:
+                    found.append([s.arguments[0] for s in model.symbols(shown=True)])
+                    cost = model.cost
+                    if len(found) == limit:
+                        break
+        # sets of equal cost in one order whatever order the solver met them in,
+        # which changes with any edit to the encoding (the docs print them)
+        found.sort(key=lambda symbols: sorted(map(str, symbols)))
+        return EditSets(found, named_cost(criteria_of(self._ctl), cost) if found else [])
+
+    def exclude(self, sets: list[list[clingo.Symbol]]) -> None:
+        """No optimum is one of `sets` any more (a set exactly: a superset still may be)."""
+        part = f"excluded_{self._excluded}"
+        self._excluded += 1
+        self._ctl.add(part, [], "".join(
+            ":- " + "".join(f"apply({edit}), " for edit in chosen) + f"#count{{ E : apply(E) }} = {len(chosen)}.\n"
+            for chosen in sets))
+        self._ctl.ground([(part, [])])
 
 
 def satisfiable(cluster: Cluster, queries: list[Query], variant: Variant, extra: Path) -> bool:

@@ -299,3 +299,19 @@ def order(answer: QueryAnswer, facts: Facts) -> list[RuntimeRef] | tuple[str, st
         except _Unspecified as why:
             return ORDER_UNSPECIFIED, f"qualifying {label}: {why}"
     return ranking
+
+
+def wins_without_names(answer: QueryAnswer, want: RuntimeRef) -> bool:
+    """Whether Go's comparator puts `want` before every other qualifying
+    runtime of its kind before its name step: on score, or on a distance
+    difference of at least one (3.3). Then no name and no creationTimestamp
+    (the fetch order) decides its place: steer's robust sets under this
+    profile (docs/design.md, "Searches under Go's order")."""
+    def item(r: RuntimeRef) -> tuple:  # the name left out: the step is never reached
+        return "", answer.verdicts[r].score, _distance_value(answer.verdicts[r].distance) if answer.sized else None
+
+    try:
+        return all(_compare(item(want), item(r), answer.sized) > 0
+                   for r in answer.ranking if r != want and r.namespaced == want.namespaced)
+    except _Unspecified:
+        return False
