@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from manifests import entry, model, runtime
 
+from ome_asp.analysis import compare as analysis
 from ome_asp.input import changes
 from ome_asp.input.loader import load
 from ome_asp.solver import ask
@@ -176,6 +177,31 @@ def test_nothing_changed_exits_0_and_all_lists_the_queries(tmp_path):
     result = run_cli("compare", *pair(tmp_path, before, before), "--all")
     assert result.code == 0
     assert result.stdout.endswith("1 of 1 queries keep their runtime.\n  compare --model m -n default: ClusterServingRuntime a\n")
+
+
+def test_a_shared_cause_that_does_not_hold_for_a_later_query_is_refused(tmp_path, monkeypatch):
+    """Issue 39, survivor 3 (D-105): a set the search found is verified for
+    every query it is given to, not only the first. m1 (safetensors) moves
+    to y by y's first entry's priority, m2 (onnx) by its second's; planted
+    through the search's input, the two models are taken as alike (one
+    search, m1's), so m2 gets m1's cause, which selected again leaves m2 on
+    x: refused loudly (an internal error naming the set and m2, exit 3),
+    never printed as m2's cause. Fails with the verifier checking only the
+    first query of each claim."""
+    onnx = {"name": "onnx", "version": "1.0.0"}
+    # the entries of two name groups: their priorities may differ (W4)
+    entries = lambda first, second: [entry(name="st", priority=first), entry(name="ox", modelFormat=onnx, priority=second)]  # noqa: E731
+    before = [model("m1"), model("m2", modelFormat=onnx), runtime("x", supportedModelFormats=entries(2, 2)),
+              runtime("y", supportedModelFormats=entries(1, 1))]
+    after = copy.deepcopy(before)
+    after[3]["spec"]["supportedModelFormats"] = entries(3, 3)
+    monkeypatch.setattr(analysis, "_model_alike", lambda before, after, item, touched: "planted")
+    result = run_cli("compare", *pair(tmp_path, before, after), "--all-models")
+    assert result.code == 3 and result.stdout == "", result.stdout
+    assert result.stderr.startswith(
+        "internal error: compare: the edit set ['ClusterServingRuntime y: spec.supportedModelFormats[0].priority: 1 → 3'] "
+        "gives ClusterServingRuntime x for Query(namespace='default', model='m2', isvc=None), not ClusterServingRuntime y "
+        "when applied"), result.stderr
 
 
 def test_usage_errors_exit_2(tmp_path):
@@ -444,7 +470,6 @@ def test_docs_compare_md_shows_the_real_output(monkeypatch):
 def test_models_alike_but_for_their_names_share_one_search(tmp_path, monkeypatch):
     """Issue 25 (speed): a catalog's models of one architecture and size band are one search for the
     causes, not one each; each set is still verified for every model; a model a change touches is searched alone."""
-    from ome_asp.analysis import compare as analysis
 
     searches = []
     search = analysis.minimal_causes
