@@ -319,6 +319,25 @@ def test_a_deployment_mode_is_steered_by_the_engine_annotation(tmp_path):
             in run_cli("steer", *target, "--own", "runtime").stdout)
 
 
+def test_steer_follows_v1_2_2_where_it_differs_D1(tmp_path):
+    """Issue 36, "the same for v1.2.2 where it differs": v1.2.2's order is
+    v1.3's (#minimize), its differences are in the encoding, so its search
+    is exact. The engine asks for OMENative, which v1.2.2 does not know as a
+    mode (D1): under v1.3 the wanted runtime b (RawDeployment) fails Q4 and
+    the annotation is the edit; under v1.2.2 nothing is requested, b's
+    priority 2 ranks it first as written: no edit. Each verified under its
+    profile."""
+    from manifests import entry, model, runtime, write
+
+    mode = lambda m: {"annotations": {"ome.io/deploymentMode": m}}  # noqa: E731
+    path = write(tmp_path, model(), _isvc(engine=mode("OMENative")), runtime("a"),
+                 runtime("b", engineConfig=mode("RawDeployment"), supportedModelFormats=[entry(priority=2)]))
+    edits = {profile: json.loads(run_cli("steer", "--isvc", "chat", "-f", path, "--want", "b", "--profile", profile,
+                                         "-o", "json").stdout)["editSets"][0]["edits"] for profile in ("v1.3", "v1.2.2")}
+    assert [(e["path"], e["to"]) for e in edits["v1.3"]] == [('spec.engine.annotations["ome.io/deploymentMode"]', "RawDeployment")]
+    assert edits["v1.2.2"] == []
+
+
 def test_own_limits_which_objects_change(tmp_path):
     """Issue 16: b loses to a on the score (S3, O2); raising b's priority or
     moving the InferenceService's selector to y, a class only b lists (A3),
