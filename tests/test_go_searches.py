@@ -22,7 +22,7 @@ COMPARE = ["--before", str(FIXTURES / "compare" / "go-order" / "before"),
            "--after", str(FIXTURES / "compare" / "go-order" / "after"), "--all-models"]
 
 # (name, score, distance) of one kind, Go's comparator's ties non-transitive:
-# distances 0.3 apart tie, 0.9 apart do not (profiles.md 3.3)
+# distances 0.3 apart tie, 0.9 apart do not (docs/profiles.md 3.3)
 ITEMS = st.lists(st.tuples(st.sampled_from("abcdef"), st.integers(1, 4), st.sampled_from([0.0, 0.3, 0.6, 0.9, 1.2, 2.4])),
                  max_size=70)
 
@@ -117,7 +117,7 @@ def test_what_the_search_vouches_for_refuted_is_an_internal_error(monkeypatch):
 
 
 def test_w5_fixes_are_searched():
-    """W5 (profiles.md 3.4): b-rt repeats a-rt's entry and priority, so the
+    """W5 (docs/profiles.md 3.4): b-rt repeats a-rt's entry and priority, so the
     webhook denies it; a-rt, denied itself (W3), gives no score to beat.
     steer offers b-rt's priority next to its own: 1 -> 2 admits it, with
     --own runtime too. Fails without that candidate (--own runtime: no set;

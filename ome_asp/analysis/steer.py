@@ -258,7 +258,7 @@ class SteerResult:
     quirks: int = 0  # the quirk edits of each robust set that leads: none exists without (issue 36)
     rejected: int = 0  # candidate sets Go's order rejected before these (code-v0.1.5; issue 36)
     proven: bool = True  # False: no set found, and the search stopped after MAX_REJECTED rejections
-    go_order: bool = False  # the profile's order is Go's sort (code-v0.1.5, profiles.md 3.3)
+    go_order: bool = False  # the profile's order is Go's sort (code-v0.1.5, docs/profiles.md 3.3)
     no_robust: str | None = None  # why the cheapest overall leads by default: no robust set without a quirk (issue 36)
 
     @property
