@@ -88,7 +88,7 @@ def test_a_search_that_stops_says_it_proved_nothing(monkeypatch):
     assert run.code == 1
     assert run.stdout.splitlines()[1:3] == [
         "Impossible: no edit set makes a-rt win, because",
-        "  code-v0.1.5's order (Go's sort, profiles.md 3.3) rejected each of the 1 candidate sets the search proposed, "
+        "  code-v0.1.5's order (Go's sort, profiles.md 3.3) rejected the 1 candidate set the search proposed, "
         "and it stopped there: a larger set may still make it win"]
     assert json.loads(run_cli("steer", *GO_ORDER, "--want", "a-rt", *CODE, "-o", "json").stdout)["proven"] is False
 
@@ -185,3 +185,20 @@ def test_the_search_checks_its_optima_only_where_the_order_is_go_s(monkeypatch):
         checks.clear()
         run = run_cli("steer", *GO_ORDER, "--want", "b-rt", *flags)
         assert run.code == 0 and checks == expected, (flags, checks)
+
+
+def test_compare_s_search_that_stops_names_no_cause(monkeypatch):
+    """compare's search under Go's order stopped after MAX_REJECTED
+    rejections: the query says no cause was found and that one may still
+    exist (JSON proven false, the group "no cause found"), never an internal
+    error nor a cause that did not hold. Fails when the stop is taken for
+    "no subset of the changes gives the later selection"."""
+    monkeypatch.setattr(edits, "MAX_REJECTED", 1)
+    run = run_cli("compare", *COMPARE, *CODE, "-o", "json")
+    assert run.code == 1, run.stderr
+    document = json.loads(run.stdout)
+    (item,) = document["items"]
+    assert (item["causes"], item["proven"], item["rejected"]) == ([], False, 1)
+    assert item["note"] == ("no cause found: Go's order (profiles.md 3.3) rejected the 1 candidate set the search "
+                            "proposed, and it stopped there (a cause may still exist)")
+    assert document["groups"][0]["title"] == "no cause found ⇒ 1 model moved"

@@ -73,10 +73,11 @@ def compare_snapshots(before: Cluster, after: Cluster, queries: list[Query], nou
             if key is None or key not in alike:
                 alike[key] = minimal_causes(before, after, query, a, b, read)
             found = alike[key]
-            item.causes, item.optimum, item.rejected = found.sets, found.optimum, found.rejected
+            item.causes, item.optimum, item.rejected, item.proven = found.sets, found.optimum, found.rejected, found.proven
             if not found.proven:
-                item.note = (f"no cause found: Go's order (profiles.md 3.3) rejected each of the {found.rejected} "
-                             "candidate sets the search proposed, and it stopped there (a cause may still exist)")
+                item.note = (f"no cause found: Go's order (profiles.md 3.3) rejected the {found.rejected} candidate "
+                             f"set{'s' * (found.rejected > 1)} the search proposed, and it stopped there (a cause may still "
+                             "exist)")
             searched.append(item)
     _verified(before, searched)  # every set, also a shared one, selected again for each of its queries
     return Comparison(("before", "after"), items, unchanged, len(queries), noun, read, ignored, before.profile.name)

@@ -365,8 +365,8 @@ def steer(cluster: Cluster, query: Query, want: RuntimeRef, own: str = "all", ro
     else:
         why = _why_impossible(before.verdicts[want])
     if not lead.proven:  # no set found, none proven absent either
-        why = [f"{cluster.profile.name}'s order (Go's sort, profiles.md 3.3) rejected each of the {lead.rejected} candidate "
-               "sets the search proposed, and it stopped there: a larger set may still make it win"]
+        why = [f"{cluster.profile.name}'s order (Go's sort, profiles.md 3.3) rejected the {lead.rejected} candidate "
+               f"set{'s' * (lead.rejected > 1)} the search proposed, and it stopped there: a larger set may still make it win"]
     impossible = helps + unnamed + ([] if helps else why)
     return SteerResult(want, query, blockers, [], before, impossible, candidates, denied, denial=denial, robust=leads,
                        other_sets=other_sets, alternatives=alternatives, rejected=lead.rejected, proven=lead.proven,
@@ -438,8 +438,7 @@ def _what_helps(asked: _Asked, own: str, robust: bool) -> list[str]:
     of a set over every object (robust ones where the sets must be), or
     naming the runtime in the InferenceService's spec.runtime (X1); [] when
     neither does."""
-    cluster, query, runtime, before, isvc = asked.cluster, asked.query, asked.runtime, asked.before, asked.isvc
-    want = RuntimeRef(runtime.kind, runtime.namespace, runtime.name)
+    cluster, query, before, isvc, want = asked.cluster, asked.query, asked.before, asked.isvc, asked.want
     if own != "all":
         helping = _search(asked, "all", robust)[0].sets
         if helping:

@@ -28,6 +28,7 @@ class Item:
     note: str | None = None  # why no cause was searched
     optimum: list[Criterion] = field(default_factory=list)  # compare.lp's, where the causes are its optima (--show opt)
     rejected: int = 0  # candidate sets Go's order rejected before the causes (code-v0.1.5; issue 36)
+    proven: bool = True  # False: the search stopped after its rejections without a cause (note says so)
 
 
 @dataclass
@@ -184,6 +185,7 @@ def to_document(result: Comparison, listed: bool) -> dict:
             "causes": [[c.json() for c in cause] for cause in item.causes],
             "note": item.note,
             "rejected": item.rejected,  # candidate sets Go's order rejected before the causes (code-v0.1.5, issue 36)
+            "proven": item.proven,  # false: the search stopped after its rejections, no cause found (issue 36)
             "change": change_kind(item),
         })
     document = {"apiVersion": report.API_VERSION, "kind": "ComparisonReport", "profile": result.profile,
@@ -299,7 +301,7 @@ def group_title(group: list[Item]) -> str:
     """`CAUSE → 8 models moved`: the one edit set, or how many alternatives, and what it did."""
     item = group[0]
     if item.note is not None:
-        cause = "no cause searched"
+        cause = "no cause searched" if item.proven else "no cause found"
     elif len(item.causes) == 1:
         cause = "; ".join(edit.describe() for edit in item.causes[0])
     else:
