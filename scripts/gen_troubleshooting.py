@@ -207,7 +207,7 @@ def compare_sections() -> str:
            "(`--show-ignored` lists them; `ignoredChanges` in JSON). "
            "`-f MANIFESTS --profiles A,B` (or `--ome-versions X,Y`) compares one snapshot under two OME "
            "versions and names the profile settings, with their rules and docs/profiles.md section, that alone "
-           "make the difference. Exit code 0: no selection changed; 1: some did (`--fail-on moved|lost` narrows it); "
+           "make the difference. Exit code 0: no selection changed; 1: some did (`--fail-on lost,moved` narrows it to those kinds); "
            "2: usage or input error. Reviewing a catalog change in CI: docs/compare.md.", ""]
     for argv, note in COMPARE_EXAMPLES:
         stdout, stderr = io.StringIO(), io.StringIO()

@@ -49,6 +49,20 @@ def causes(tmp_path, before, after, *target) -> tuple[int, dict]:
     return result.code, json.loads(result.stdout)
 
 
+def written_line(place: dict) -> str:
+    """The line a cause's place names, stripped: what the reviewer opens."""
+    with open(place["file"], encoding="utf-8") as file:
+        return file.read().splitlines()[place["line"] - 1].strip()
+
+
+def unplaced(edit: dict) -> dict:
+    """An edit without its place (file, line, side) and its entries' places."""
+    out = {k: v for k, v in edit.items() if k not in ("file", "line", "side")}
+    if "entries" in out:
+        out["entries"] = [unplaced(e) for e in out["entries"]]
+    return out
+
+
 def selected(path: str, query: Query) -> RuntimeRef | None:
     answer = ask.ask(load([path]), [query], Variant.EXPLAIN).answer.queries[1]
     return answer.ranking[0] if answer.ranking else None
@@ -85,8 +99,9 @@ def test_twelve_changes_one_priority_edit_is_the_cause_and_verifies(tmp_path):
     assert item["before"]["selected"]["name"] == "a" and item["after"]["selected"]["name"] == "b"
     assert item["decidedBy"] == {"criterion": "O2", "message": "O2 (higher score): b has score 6, a score 4"}
     cause = {"object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "b"},
-             "path": "spec.supportedModelFormats[0].priority", "from": 1, "to": 3}
-    assert item["causes"] == [[cause]]
+             "path": "spec.supportedModelFormats[0].priority", "from": 1, "to": 3,
+             "file": str(tmp_path / "after.yaml"), "line": item["causes"][0][0]["line"], "side": "after"}
+    assert item["causes"] == [[cause]] and written_line(cause) == "priority: 3"  # issue 37: at its file and line
     assert report["unchanged"] == 1
     # the verification: before plus that edit alone selects b
     edited = copy.deepcopy(before)
@@ -101,8 +116,9 @@ def test_the_table_names_the_cause_and_the_rows_that_moved(tmp_path):
     assert "Selected: ClusterServingRuntime a (before) → ClusterServingRuntime b (after)\n" in result.stdout
     assert "Decided by O2 (higher score): b has score 6, a score 4\n" in result.stdout
     assert "  ClusterServingRuntime a: Yes, rank 1 → Yes, rank 2\n" in result.stdout
-    assert ("  Set 1 of 1 (1 edit):\n    1. ClusterServingRuntime b: spec.supportedModelFormats[0].priority: 1 → 3\n"
-            in result.stdout)
+    line = re.search(r"    1\. (.*):(\d+): ClusterServingRuntime b: spec.supportedModelFormats\[0\].priority: 1 → 3\n",
+                     result.stdout.split("  Set 1 of 1 (1 edit):\n")[1])
+    assert written_line({"file": line[1], "line": int(line[2])}) == "priority: 3"
     assert "1 of 2 models keep their runtime.\n" in result.stdout
 
 
@@ -144,8 +160,10 @@ def test_created_runtime_and_no_runtime_any_more(tmp_path):
     code, report = causes(tmp_path, before, after)
     (item,) = report["items"]
     assert item["decidedBy"]["criterion"] == "O1"
-    assert item["causes"] == [[{"object": {"kind": "ServingRuntime", "namespace": "default", "name": "c"},
-                                "path": "", "from": None, "to": after[-1]}]]  # as written
+    ((created,),) = item["causes"]
+    assert unplaced(created) == {"object": {"kind": "ServingRuntime", "namespace": "default", "name": "c"},
+                                 "path": "", "from": None, "to": after[-1]}  # as written
+    assert (created["side"], written_line(created)) == ("after", "- apiVersion: ome.io/v1beta1"[2:])  # its first line
     gone = [d for d in copy.deepcopy(before)]
     for doc in gone[1:]:
         doc["spec"]["disabled"] = True
@@ -167,16 +185,25 @@ def test_an_entry_with_seven_changed_fields_is_one_edit(tmp_path):
     code, report = causes(tmp_path, before, after)
     assert len(report["changes"]) == 7
     (item,) = report["items"]
-    assert item["causes"] == [[{"object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "b"},
-                                "path": "spec.supportedModelFormats[0]",
-                                "from": before[2]["spec"]["supportedModelFormats"][0], "to": e}]]
+    ((edit,),) = item["causes"]
+    entries = edit.pop("entries")
+    assert unplaced(edit) == {"object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "b"},
+                              "path": "spec.supportedModelFormats[0]",
+                              "from": before[2]["spec"]["supportedModelFormats"][0], "to": e}
+    # issue 37: field by field, each at its line, never the entry as one value
+    assert [(x["path"].removeprefix("spec.supportedModelFormats[0]."), x["to"], written_line(x)) for x in entries] == [
+        ("modelFormat.version", "2.0.0", "version: 2.0.0"), ("modelFormat.operator", "GreaterThanOrEqual",
+         "operator: GreaterThanOrEqual"), ("modelFormat.weight", 2, "weight: 2"), ("modelFramework.operator",
+         "GreaterThanOrEqual", "operator: GreaterThanOrEqual"), ("modelFramework.weight", 2, "weight: 2"),
+        ("priority", 3, "priority: 3"), ("name", "b-llama", "name: b-llama")]
 
 
 def test_nothing_changed_exits_0_and_all_lists_the_queries(tmp_path):
     before = two_runtimes()
     result = run_cli("compare", *pair(tmp_path, before, before), "--all")
     assert result.code == 0
-    assert result.stdout.endswith("1 of 1 queries keep their runtime.\n  compare --model m -n default: ClusterServingRuntime a\n")
+    assert result.stdout.endswith("1 of 1 queries keep their runtime.\n  compare --model m -n default: ClusterServingRuntime a\n"
+                                  "Verdict: pass (--fail-on any, the default): no query changed.\n")
 
 
 def test_a_shared_cause_that_does_not_hold_for_a_later_query_is_refused(tmp_path, monkeypatch):
@@ -328,33 +355,46 @@ def test_causes_are_exactly_the_smallest_sets_brute_force(tmp_path_factory, data
 def test_a_list_cause_is_per_entry_in_manifest_paths_not_internal_names(tmp_path):
     """Issue 25: two `autoSelect: true` entries becoming one `autoSelect: false`
     (Q7) printed as {"model_format": {…, "operator": "Equal", "weight": 1},
-    "auto_select": true, …}; it is the manifest's paths, entry by entry."""
+    "auto_select": true, …}; it is the manifest's paths, entry by entry, each
+    at its file and line (issue 37: the removed entry in the earlier file,
+    its fields as paths, not a JSON document)."""
     onnx = entry(modelFormat={"name": "onnx", "version": "1"}, modelFramework={"name": "onnxruntime"})
     before = [model("m"), runtime("x", supportedModelFormats=[entry(), onnx])]
     after = [model("m"), runtime("x", supportedModelFormats=[entry(autoSelect=False)])]
     result = run_cli("compare", *pair(tmp_path, before, after), "--model", "m")
     assert result.code == 1
-    line = ("    1. ClusterServingRuntime x: spec.supportedModelFormats[0].autoSelect: true → false; "
-            "remove spec.supportedModelFormats[1] (was " + json.dumps(onnx, separators=(", ", ": ")) + ")\n")
-    assert line in result.stdout
-    for internal in ("model_format", "auto_select", '"operator"', '"weight"'):
+    lines = result.stdout.split("  Set 1 of 1 (1 edit):\n")[1].splitlines()[:3]
+    assert lines[0] == "    1. ClusterServingRuntime x:"
+    assert re.fullmatch(r"       .*/after\.yaml:\d+: spec\.supportedModelFormats\[0\]\.autoSelect: true → false", lines[1])
+    assert re.fullmatch(r"       .*/before\.yaml:\d+: remove spec\.supportedModelFormats\[1\] \(was modelFormat\.name: onnx, "
+                        r"modelFormat\.version: 1, modelFramework\.name: onnxruntime, modelArchitecture: LlamaForCausalLM, "
+                        r"autoSelect: true\)", lines[2])
+    for internal in ("model_format", "auto_select", '"operator"', '"weight"', "{"):
         assert internal not in result.stdout
     code, report = causes(tmp_path, before, after)
     (cause,) = report["items"][0]["causes"]
-    assert cause[0]["entries"] == [
+    assert [unplaced(e) for e in cause[0]["entries"]] == [
         {"path": "spec.supportedModelFormats[0].autoSelect", "from": True, "to": False},
         {"path": "spec.supportedModelFormats[1]", "from": onnx, "to": None}]
+    assert [(e["side"], written_line(e)) for e in cause[0]["entries"]] == [("after", "autoSelect: false"), ("before", "- modelFormat:")]
     assert (cause[0]["path"], cause[0]["from"], cause[0]["to"]) == (
         "spec.supportedModelFormats", before[1]["spec"]["supportedModelFormats"], after[1]["spec"]["supportedModelFormats"])
 
 
-def test_unmatched_entries_are_one_change_of_the_list_as_written(tmp_path):
-    """Two entries with the same format and framework cannot be told apart: the whole list, as written."""
+def test_unmatched_entries_are_compared_by_position(tmp_path):
+    """Two entries with the same format and framework cannot be told apart by
+    name: entry by entry by position (issue 37: was the whole list as one
+    ~800-character JSON value)."""
     before = [model("m"), runtime("x", supportedModelFormats=[entry(), entry(priority=2)])]
     after = [model("m"), runtime("x", supportedModelFormats=[entry(autoSelect=False)])]
     code, report = causes(tmp_path, before, after)
     (cause,) = report["items"][0]["causes"]
-    assert "entries" not in cause[0] and cause[0]["to"] == after[1]["spec"]["supportedModelFormats"]
+    assert cause[0]["to"] == after[1]["spec"]["supportedModelFormats"]
+    assert [unplaced(e) for e in cause[0]["entries"]] == [
+        {"path": "spec.supportedModelFormats[0].autoSelect", "from": True, "to": False},
+        {"path": "spec.supportedModelFormats[1]", "from": before[1]["spec"]["supportedModelFormats"][1], "to": None}]
+    text = run_cli("compare", *pair(tmp_path, before, after), "--model", "m").stdout
+    assert "remove spec.supportedModelFormats[1] (was modelFormat.name: safetensors, " in text and "[{" not in text
 
 
 def test_a_default_is_shown_as_a_default(tmp_path):
@@ -416,7 +456,8 @@ def test_ignored_changes_are_counted_by_field_unless_show_ignored(tmp_path):
     result = run_cli("compare", *pair(tmp_path, before, after), "--all-models")
     assert (result.code, result.stdout.split("30 of 30 models keep their runtime.\n")[1]) == (0, (
         "Changes not read by selection (ignored; --show-ignored lists them): 30\n"
-        "  ClusterServingRuntime spec.containers: 30 changes in 30 objects\n"))
+        "  ClusterServingRuntime spec.containers: 30 changes in 30 objects\n"
+        "Verdict: pass (--fail-on any, the default): no model changed.\n"))
     listed = run_cli("compare", *pair(tmp_path, before, after), "--all-models", "--show-ignored")
     assert listed.stdout.count("spec.containers[0].image: v1 → v2\n") == 30
     document = json.loads(run_cli("compare", *pair(tmp_path, before, after), "--all-models", "-o", "json").stdout)
@@ -429,21 +470,27 @@ def test_markdown_for_a_pull_request_summary_first_details_folded(tmp_path):
     before = catalog()
     after = created_for_all(before)
     after[1]["spec"]["containers"][0]["image"] = "v2"
-    result = run_cli("compare", *pair(tmp_path, before, after), "--all-models", "-o", "markdown")
+    paths = pair(tmp_path, before, after)
+    result = run_cli("compare", *paths, "--all-models", "-o", "markdown")
     assert result.code == 1
     head, details = result.stdout.split("<details><summary>Details: each query and its causes</summary>")
-    assert head == ("### ome-asp compare: before → after\n\n| models | count |\n|---|---:|\n| moved | 8 |\n"
-                    "| lost their runtime | 0 |\n| gained a runtime | 0 |\n| changed otherwise | 0 |\n"
-                    "| keep their answer | 0 |\n| **total** | **8** |\n\n| cause | what it did |\n|---|---|\n"
-                    "| ClusterServingRuntime new: created | 8 models moved |\n\n")
+    where = f"` {paths[3]}:{result.stdout.split(paths[3] + ':')[1].split(' ')[0]} `"
+    assert head == (f"### ome-asp compare: ` {paths[1]} ` → ` {paths[3]} ` · profile ` v1.3 ` · fail\n\n"
+                    "Verdict: fail (--fail-on any, the default): 8 moved.\n\n"
+                    "| models | count |\n|---|---:|\n| lost their runtime | 0 |\n| moved | 8 |\n"
+                    "| changed otherwise | 0 |\n| gained a runtime | 0 |\n"
+                    "| keep their answer | 0 |\n| **total** | **8** |\n\n| what it did | cause | where |\n|---|---|---|\n"
+                    "| 8 models moved: ` m0 `, ` m1 `, ` m2 `, ` m3 `, ` m4 ` and 3 more | ` ClusterServingRuntime new: created ` "
+                    f"| {where} |\n\n")
     assert "  --model m0 -n default: ClusterServingRuntime old-0 → ClusterServingRuntime new" in details
     assert details.endswith("<details><summary>1 change selection does not read</summary>\n\n"
                             "| object kind | field | changes | objects |\n|---|---|---:|---:|\n"
-                            "| ClusterServingRuntime | `spec.containers` | 1 | 1 |\n\n</details>\n")
+                            "| ClusterServingRuntime | ` spec.containers ` | 1 | 1 |\n\n</details>\n")
 
 
 def test_fail_on_a_kind_of_change(tmp_path):
-    """--fail-on for CI: exit 1 only for the kinds named (moved, lost; any: every change), else 0."""
+    """--fail-on for CI: exit 1 only for the kinds named (lost, moved, changed,
+    gained; any: every change), else 0."""
     before = catalog(models=2)
     moved = pair(tmp_path, before, created_for_all(before))
     codes = {kind: run_cli("compare", *moved, "--all-models", "--fail-on", kind).code for kind in ("moved", "lost", "any")}
@@ -454,6 +501,57 @@ def test_fail_on_a_kind_of_change(tmp_path):
     lost_pair = pair(tmp_path / "lost", before, lost)
     codes = {kind: run_cli("compare", *lost_pair, "--all-models", "--fail-on", kind).code for kind in ("moved", "lost", "any")}
     assert codes == {"moved": 0, "lost": 1, "any": 1}
+
+
+def lost_and_moved(tmp_path) -> list[str]:
+    """m0 loses its runtime (old-0 disabled), m1 moves (new serves it at priority 2)."""
+    before = catalog(models=2)
+    after = copy.deepcopy(before)
+    after[1]["spec"]["disabled"] = True
+    after.append(runtime("new", supportedModelFormats=[entry(modelFormat=before[2]["spec"]["modelFormat"], priority=2)]))
+    return pair(tmp_path, before, after)
+
+
+@pytest.mark.parametrize("flags", [("--fail-on", "moved,lost"), ("--fail-on", "lost", "--fail-on", "moved"),
+                                   ("--fail-on", "moved", "--fail-on", "lost")])
+def test_fail_on_is_a_set_and_the_verdict_names_every_kind_that_failed(tmp_path, flags):
+    """Issue 37 item 1: `--fail-on moved` exited 0 while a model lost its
+    runtime, `--fail-on lost --fail-on moved` kept the last value, `--fail-on
+    moved,lost` was refused. The kinds accumulate; the verdict, a line of
+    every output, names each kind that failed the gate."""
+    paths = lost_and_moved(tmp_path)
+    text = run_cli("compare", *paths, "--all-models", *flags)
+    assert text.code == 1
+    line = "Verdict: fail (--fail-on lost,moved): 1 lost their runtime, 1 moved."
+    assert text.stdout.splitlines()[-1] == line
+    markdown = run_cli("compare", *paths, "--all-models", "-o", "markdown", *flags).stdout.splitlines()
+    assert markdown[0].endswith(" · fail") and markdown[2] == line
+    for output, read in (("json", json.loads), ("yaml", yaml.safe_load)):
+        document = read(run_cli("compare", *paths, "--all-models", "-o", output, *flags).stdout)
+        assert document["verdict"] == {"result": "fail", "failOn": ["lost", "moved"], "failing": {"lost": 1, "moved": 1},
+                                       "message": line}
+
+
+def test_the_verdict_says_what_passed_and_what_was_not_gated(tmp_path):
+    paths = lost_and_moved(tmp_path)
+    result = run_cli("compare", *paths, "--all-models", "--fail-on", "gained,changed")
+    assert (result.code, result.stdout.splitlines()[-1]) == (0, "Verdict: pass (--fail-on changed,gained): no model "
+                                                                 "changed otherwise or gained a runtime; not failing the "
+                                                                 "gate: 1 lost their runtime, 1 moved.")
+
+
+@pytest.mark.parametrize("flags, message", [
+    (("--fail-on", "moved,lots"), "error: argument --fail-on: unknown kind lots (choose from lost, moved, changed, "
+                                  "gained, any; comma-separated or repeated)\n"),
+    (("--fail-on", ""), "error: argument --fail-on: unknown kind \"\" (choose from lost, moved, changed, gained, any; "
+                        "comma-separated or repeated)\n"),
+    (("--max-bytes", "100", "-o", "markdown"), "error: argument --max-bytes: expected a number of bytes of at least "
+                                               "2048, found 100\n"),
+    (("--max-bytes", "4096"), "error: --max-bytes: a budget for -o markdown's comment; -o table is never cut\n"),
+])
+def test_gate_and_budget_usage_errors(tmp_path, flags, message):
+    result = run_cli("compare", *lost_and_moved(tmp_path), "--all-models", *flags)
+    assert (result.code, result.stderr) == (2, message)
 
 
 def test_docs_compare_md_shows_the_real_output(monkeypatch):
@@ -481,7 +579,7 @@ def test_models_alike_but_for_their_names_share_one_search(tmp_path, monkeypatch
     code, report = causes(tmp_path, before, after, "--all-models")
     assert [q.model for q in searches] == ["m0", "m1"]
     assert report["summary"]["moved"] == 6
-    assert {json.dumps(item["causes"]) for item in report["items"][1:]} == {json.dumps(
+    assert {json.dumps([[unplaced(e) for e in cause] for cause in item["causes"]]) for item in report["items"][1:]} == {json.dumps(
         [[{"object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "b"},
            "path": "spec.supportedModelFormats[0].priority", "from": 1, "to": 3}]])}
 
@@ -493,7 +591,7 @@ def test_the_catalog_benchmark_runs_on_tiny_sizes():
                             capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert result.returncode == 0, result.stderr
     assert "| `compare --all-models` |" in result.stdout and "| `compare --all-models -o json` |" in result.stdout
-    assert re.search(r"compare's summary line\): 20 models: \d+ moved", result.stdout)
+    assert re.search(r"compare's summary line\): 20 models: (\d+ [a-z ]+, )*\d+ moved", result.stdout)
 
 
 def test_markdown_details_fence_outlasts_backticks_in_values(tmp_path):
@@ -513,5 +611,182 @@ def test_yaml_causes_are_manifest_paths_too(tmp_path):
     after = [model("m"), runtime("x", supportedModelFormats=[entry(autoSelect=False)])]
     result = run_cli("compare", *pair(tmp_path, before, after), "--model", "m", "-o", "yaml")
     (cause,) = yaml.safe_load(result.stdout)["items"][0]["causes"]
-    assert cause[0]["entries"][0] == {"path": "spec.supportedModelFormats[0].autoSelect", "from": True, "to": False}
+    assert unplaced(cause[0]["entries"][0]) == {"path": "spec.supportedModelFormats[0].autoSelect", "from": True, "to": False}
+    assert written_line(cause[0]["entries"][0]) == "autoSelect: false"  # the entry's own field, at its line
     assert "auto_select" not in result.stdout and "model_format" not in result.stdout
+
+
+# --- the pull request's comment (issues 37, 38, 39) -----------------------------------
+
+HOSTILE = ("Llama\r\n### forged heading\n| x | y |\u2028[link](https://evil.example) ![img](https://evil.example/i.png) "
+           "www.evil.example @admin *em* _em_ **strong** <b>html</b> `tick` ~~gone~~ \\| &amp;")
+MARKERS = ("forged", "evil", "admin", "html", "tick", "gone", "em", "strong", "&")
+
+
+def markdown_tokens(text: str):
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("gfm-like").parse(text)
+
+
+def test_markdown_values_are_only_ever_text(tmp_path):
+    """Issue 38 item 4: a carriage return in a manifest value ended the table
+    row (forged headings in the PR comment); links, images, @mentions and
+    emphasis in values rendered. Read as GFM reads it, every value is the
+    text of a code span or of the details' code block. Kills (issue 39
+    survivor 6) the `|` escape removed from a cell: the row gains cells."""
+    before = two_runtimes()
+    before[2]["spec"]["supportedModelFormats"][0].update(priority=3)  # b wins
+    after = copy.deepcopy(before)
+    after[2]["spec"]["supportedModelFormats"][0]["modelArchitecture"] = HOSTILE  # b no longer matches: m moves to a
+    result = run_cli("compare", *pair(tmp_path, before, after), "--model", "m", "-o", "markdown")
+    assert result.code == 1, result.stderr
+    tokens = markdown_tokens(result.stdout)
+    assert [t.tag for t in tokens if t.type == "heading_open"] == ["h3"]
+    rows = [t for t in tokens if t.type in ("tr_open", "th_open", "td_open", "tr_close")]
+    widths = []
+    for t in rows:
+        if t.type == "tr_open":
+            widths.append(0)
+        elif t.type != "tr_close":
+            widths[-1] += 1
+    assert widths == [2] * 7 + [3, 3], widths  # the summary table, then the cause table: header and one row
+    texts = [child for t in tokens if t.type == "inline" for child in t.children]
+    assert not [c for c in texts if c.type in ("link_open", "image", "em_open", "s_open")]
+    assert not [c.content for c in texts if c.type in ("text", "html_inline") and any(m in c.content for m in MARKERS)]
+    assert not [t.content for t in tokens if t.type == "html_block" and any(m in t.content for m in MARKERS)]
+    assert any(HOSTILE.replace("\r", "\\r").replace("\n", "\\n").replace("\u2028", "\\u2028") in c.content
+               for c in texts if c.type == "code_inline")
+
+
+def test_markdown_fits_max_bytes_never_cutting_a_table(tmp_path):
+    """Issue 37: no guard for a comment host's size limit (GitHub: 65,536
+    characters). The folded details go first, then the lists, a cause row
+    last, each cut at a row boundary with a note."""
+    before = catalog(models=30)
+    after = created_for_all(before)
+    for d in after:
+        if d["kind"] == "ClusterServingRuntime" and d["metadata"]["name"] != "new":
+            d["spec"]["containers"][0]["image"] = "v2"
+    paths = pair(tmp_path, before, after)
+    whole = run_cli("compare", *paths, "--all-models", "-o", "markdown").stdout
+    assert len(whole.encode()) > 4096 and "left out" not in whole
+    for budget in (2048, 3000, 4096):
+        cut = run_cli("compare", *paths, "--all-models", "-o", "markdown", "--max-bytes", str(budget)).stdout
+        assert len(cut.encode()) <= budget and "left out to fit --max-bytes" in cut
+        tokens = markdown_tokens(cut)
+        for table in (t for t in tokens if t.type == "table_open"):  # every row of every table has its header's cells
+            start = tokens.index(table)
+            end = next(n for n in range(start, len(tokens)) if tokens[n].type == "table_close")
+            heads = sum(1 for t in tokens[start:end] if t.type == "th_open")
+            cells = [t.type for t in tokens[start:end] if t.type in ("tr_open", "td_open")]
+            assert all(cells[n + 1: n + 1 + heads] == ["td_open"] * heads for n, c in enumerate(cells)
+                       if c == "tr_open" and n > 0)
+        assert cut.count("<details>") == cut.count("</details>")
+        assert cut.startswith(whole.split("| what it did")[0])  # the heading, verdict and summary always
+    assert "| 8 models moved" not in whole  # (30 here)
+    assert "| 30 models moved: " in run_cli("compare", *paths, "--all-models", "-o", "markdown", "--max-bytes",
+                                           "2048").stdout
+
+
+def tie() -> tuple[list[dict], list[dict]]:
+    """b serves m; `aa` is created as b's copy: the same score and no size
+    (a copy-pasted entry), so the name order alone (O4) gives m to aa."""
+    before = [model("m"), runtime("b", supportedModelFormats=[entry(priority=2)]),
+              runtime("c", supportedModelFormats=[entry(priority=1)])]
+    return before, before + [runtime("aa", supportedModelFormats=[entry(priority=2)])]
+
+
+def test_a_win_on_the_name_order_alone_is_flagged_fragile(tmp_path):
+    """Issue 37: a win on the name tie-break alone (O4; a copy-pasted field)
+    was not flagged. It is, with what ties, in every output."""
+    before, after = tie()
+    paths = pair(tmp_path, before, after)
+    why = ("aa wins over b on the name order alone (O4): both have score 4 (spec.supportedModelFormats[].priority "
+           "and weights) and no distance (the model has no modelParameterSize)")
+    text = run_cli("compare", *paths, "--model", "m").stdout
+    assert f"Decided by O4 (name order): aa comes before b in name order\nFragile: {why}\n" in text
+    (item,) = json.loads(run_cli("compare", *paths, "--model", "m", "-o", "json").stdout)["items"]
+    assert item["fragile"] == why
+    markdown = run_cli("compare", *paths, "--model", "m", "-o", "markdown").stdout
+    assert f"- ` --model m -n default `: ` {why} `\n" in markdown
+    (tmp_path / "robust").mkdir()
+    robust = copy.deepcopy(after)
+    robust[-1]["spec"]["supportedModelFormats"][0]["priority"] = 3
+    assert json.loads(run_cli("compare", *pair(tmp_path / "robust", before, robust), "--model", "m",
+                              "-o", "json").stdout)["items"][0]["fragile"] is None
+
+
+def test_changes_that_changed_no_selection_are_summarised(tmp_path):
+    """Issue 37: of 41 selection-relevant changes only 15 appeared (37
+    runtimes created, 23 selected by no model). Those in no cause are
+    summarised: runtimes selected by none, qualifying for none."""
+    before = catalog(models=2)
+    after = created_for_all(before)  # `new` takes both models
+    after.append(runtime("spare", supportedModelFormats=[entry(modelFormat=before[0]["spec"]["modelFormat"])]))
+    after.append(runtime("orphan", supportedModelFormats=[entry(modelFormat={"name": "gguf", "version": "1"})]))
+    paths = pair(tmp_path, before, after)
+    text = run_cli("compare", *paths, "--all-models").stdout
+    assert ("Changes read by selection that changed no selection: 2 changes in 2 objects: 2 runtimes created "
+            "(2 selected by no model, 1 qualifying for none).\n") in text
+    assert re.search(r"\n  .*after\.yaml:\d+: ClusterServingRuntime orphan: created; selected by none, qualifies for none\n", text)
+    assert re.search(r"\n  .*after\.yaml:\d+: ClusterServingRuntime spare: created; selected by none, qualifies for 1\n", text)
+    document = json.loads(run_cli("compare", *paths, "--all-models", "-o", "json").stdout)
+    assert [(e["object"]["name"], e["change"], e["selectedBy"], e["qualifiesFor"]) for e in document["changedNoSelection"]] == [
+        ("orphan", "created", 0, 0), ("spare", "created", 0, 1)]
+    markdown = run_cli("compare", *paths, "--all-models", "-o", "markdown").stdout
+    assert ("<details><summary>Changes read by selection that changed no selection: 2 changes in 2 objects: "
+            "2 runtimes created (2 selected by no model, 1 qualifying for none)</summary>") in markdown
+
+
+# --- tests that kill the analysis layer's mutations (issue 39) ----------------------------
+
+
+def test_a_runtime_qualifying_on_neither_side_still_bounds_the_search(tmp_path):
+    """Issue 39 survivor 2 (kills `context_changed` forced false in
+    analysis/compare._relevant): m changes format and size. c qualifies on
+    neither side but, with the format change alone, takes m (priority 5):
+    so the smallest set is both changes. With c left out of the search,
+    the format change alone passes the search and fails its verification
+    ("internal error: compare: the edit set … gives c")."""
+    onnx = {"name": "onnx", "version": "1"}
+    before = [model("m", modelParameterSize="7B"), runtime("a", supportedModelFormats=[entry()]),
+              runtime("b", supportedModelFormats=[entry(modelFormat=onnx, priority=1)]),
+              runtime("c", supportedModelFormats=[entry(modelFormat=onnx, priority=5)],
+                      modelSizeRange={"min": "1B", "max": "10B"})]
+    after = copy.deepcopy(before)
+    after[0]["spec"].update(modelFormat=onnx, modelParameterSize="70B")
+    code, report = causes(tmp_path, before, after)
+    assert code == 1
+    (item,) = report["items"]
+    assert (item["before"]["selected"]["name"], item["after"]["selected"]["name"]) == ("a", "b")
+    assert [[c["path"] for c in cause] for cause in item["causes"]] == [["spec.modelFormat.name", "spec.modelParameterSize"]]
+
+
+def test_the_edits_of_a_set_are_in_the_changes_order_past_ten(tmp_path):
+    """Issue 39 survivor 4 (kills the sort of a set's edits in
+    analysis/edits.EditTerms.decode): with 11 or more candidate edits a set
+    printed e(11) before e(2). Here the one set is c disabled (the third
+    change) and z raised to priority 3 (the twelfth)."""
+    onnx = {"name": "onnx", "version": "1"}
+    names = ["a", "b", "c", *(f"n{i}" for i in range(8)), "z"]
+    before = [model("m")] + [runtime(name, supportedModelFormats=[entry(priority=3 if name == "c" else 2 if name.startswith("n") else 1)])
+                             for name in names if name not in ("a", "b")]
+    before += [runtime(name, supportedModelFormats=[entry(modelFormat=onnx, priority=1)]) for name in ("a", "b")]
+    after = copy.deepcopy(before)
+    for document in after[1:]:
+        spec = document["spec"]
+        if document["metadata"]["name"] == "c":
+            spec["disabled"] = True
+        elif document["metadata"]["name"] == "z":
+            spec["supportedModelFormats"][0]["priority"] = 3
+        elif document["metadata"]["name"] in ("a", "b"):
+            spec["supportedModelFormats"][0]["priority"] = 2  # read by selection, qualifies on neither side
+        else:
+            spec["modelSizeRange"] = {"min": "1B", "max": "100B"}  # read by selection, no size to measure
+    code, report = causes(tmp_path, before, after)
+    (item,) = report["items"]
+    assert (item["before"]["selected"]["name"], item["after"]["selected"]["name"]) == ("c", "z")
+    assert len(report["changes"]) == 12
+    assert [[(c["object"]["name"], c["path"]) for c in cause] for cause in item["causes"]] == [
+        [("c", "spec.disabled"), ("z", "spec.supportedModelFormats[0].priority")]]

@@ -65,3 +65,25 @@ def test_a_raising_main_is_a_traceback(monkeypatch, scratch):
     case = fuzz.Case(b"kind: Pod\n", ("explain", "--model", "m"))
     _, found = fuzz.check(case, scratch, timeout=30)
     assert found[0] == "traceback: Traceback: KeyError: 'spec'"
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(case=fuzz.git_cases())
+def test_compare_git_short_fuzz_run_on_hostile_repositories(tmp_path_factory, case):
+    """Issue 38: `scripts/fuzz.py --git` -- attributes, filters, links, a
+    submodule, odd names, remote bases -- never a traceback, an internal
+    error, a stray line, a difference between two runs, or a filter run."""
+    _, found = fuzz.git_check(case, tmp_path_factory.mktemp("repo"))
+    assert found == []
+
+
+def test_the_git_fuzz_check_finds_each_kind_of_failure(tmp_path):
+    mark = tmp_path / "filter-ran"
+    assert fuzz.git_problems(run(1, "x"), run(1, "x"), mark) == []
+    assert fuzz.git_problems(run(2, stderr="error: e\n"), run(2, stderr="error: e\n"), mark) == []
+    assert "exit 2 without exactly one final error line, or with output: ['error: e']" in fuzz.git_problems(
+        run(2, "out", "error: e\n"), run(2, "out", "error: e\n"), mark)
+    assert "exit code 3: ['internal error: x']" in fuzz.git_problems(run(3, stderr="internal error: x\n"),
+                                                                    run(3, stderr="internal error: x\n"), mark)
+    mark.touch()
+    assert fuzz.git_problems(run(0), run(0), mark) == ["a filter program of the repository ran"]

@@ -2,7 +2,7 @@
 does to every selection, and which edit caused it (issue 15).
 
     ome-asp compare (--before PATH... | --before-k DIR | --before-from-cluster) (--after ... likewise) TARGET [-n NS] [-o ...]
-    ome-asp compare --git REV1..REV2 (-f PATH | -k DIR)... TARGET
+    ome-asp compare --git (REV1..REV2 | REV1...REV2 | REV) (-f PATH | -k DIR)... TARGET
     ome-asp compare (-f PATH... | -k DIR | --from-cluster) (--profiles A,B | --ome-versions X,Y) TARGET
     TARGET: --model NAME | --isvc NAME | --all-models | --all
 
@@ -34,29 +34,27 @@ some changed, 2 usage or input error.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
-import os
-import tarfile
-import tempfile
 from typing import TextIO
 
 from ome_asp.analysis.compare import compare_snapshots, compared, profile_settings, setting_causes
 from ome_asp.commands.options import add_explain_targets, load_cluster, source_inputs
-from ome_asp.errors import Exit, InputError, OmeAspError, UsageError
+from ome_asp.errors import Exit, InputError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.documents import shown
-from ome_asp.input.loader import KUSTOMIZATION_FILES, STDIN, load
+from ome_asp.input.loader import STDIN, load
 from ome_asp.input.objects import Cluster, Query
 from ome_asp.render import reasons, report
 from ome_asp.render.compare import (
     CHANGE_KINDS,
+    MARKDOWN_BYTES,
     Comparison,
-    change_kind,
+    Snapshot,
     render_markdown,
     render_text,
     show_optimum,
     to_document,
+    verdict,
 )
 from ome_asp.solver.answer import QueryAnswer
 
@@ -144,26 +142,23 @@ def side_args(args, paths: list[str], kustomizations: list[str], from_cluster: b
     """The flags of one snapshot, as explain would be given them (so the
     snapshot is read by explain's readers): a path holding a kustomization
     is read as -k."""
-    held = [p for p in paths if p != STDIN and os.path.isdir(p)
-            and any(os.path.isfile(os.path.join(p, name)) for name in KUSTOMIZATION_FILES)]
+    from ome_asp.input.sources import FILES, holds_kustomization
+
+    held = [p for p in paths if p != STDIN and holds_kustomization(FILES, p)]
     cluster = {} if from_cluster else {"context": None, "kubeconfig": None, "request_timeout": None}
     return argparse.Namespace(**{**vars(args), "filename": [p for p in paths if p not in held],
                                  "kustomize": kustomizations + held, "from_cluster": from_cluster, **cluster})
 
 
-def load_side(label: str, args, stdin, stderr: TextIO, tree: str | None = None) -> Cluster:
-    """One snapshot, read by explain's readers; its warnings named by the
-    side. `tree`: the temporary directory of a git revision, named in
-    messages as `REV:` (as `git show REV:PATH` names a file)."""
+def load_side(label: str, args, stdin, stderr: TextIO, kustomize: str, inputs: list | None = None) -> Cluster:
+    """One snapshot, read by explain's readers (-k as `kustomize` says:
+    sources.KUSTOMIZE_MODES; `inputs`: a revision's files instead of the
+    flags'), each object's lines kept for the causes; its warnings named by
+    the side."""
     captured = io.StringIO()
-    try:
-        cluster = load_cluster(args, stdin, captured)
-    except OmeAspError as error:
-        if tree is None:
-            raise
-        raise type(error)(str(error).replace(tree, f"{label}:")) from None
-    lines = [line.removeprefix("warning: ") for line in captured.getvalue().splitlines()]
-    _warn(label, [line if tree is None else line.replace(tree, f"{label}:") for line in lines], stderr)
+    # no objects at all is _check_contents' error, which names --allow-empty (issue 38 item 7)
+    cluster = load_cluster(args, stdin, captured, lines=True, allow_empty=True, kustomize=kustomize, inputs=inputs)
+    _warn(label, [line.removeprefix("warning: ") for line in captured.getvalue().splitlines()], stderr)
     _check_contents(label, cluster, args.allow_empty, stderr)
     return cluster
 
@@ -192,45 +187,38 @@ def _check_found(args, unchanged: list[tuple[Query, QueryAnswer]]) -> None:
         reasons.check_single_answer(unchanged[0][1])
 
 
-@contextlib.contextmanager
-def snapshots(args, stdin, stderr: TextIO):
-    """(before, after) of --before/--after/-k/--from-cluster, or of --git's
-    two revisions (their files written to a temporary directory: no
-    checkout, the working tree untouched)."""
+def snapshots(args, stdin, stderr: TextIO) -> tuple[Cluster, Cluster, tuple[Snapshot, Snapshot]]:
+    """(before, after, where each was read) of --before/--after (-k read
+    natively first, so causes name the user's files: D-221), or of --git's
+    revisions (read as git stores them, input/revision.py) and the working
+    tree, where -k never runs kubectl (D-220)."""
     if args.git is None:
-        before = load_side("before", side_args(args, args.before, args.before_k, args.before_from_cluster), stdin, stderr)
-        after = load_side("after", side_args(args, args.after, args.after_k, args.after_from_cluster), stdin, stderr)
-        yield before, after
-        return
-    revisions = args.git.split("..")
-    if len(revisions) != 2 or not all(revisions):
-        raise UsageError(f"--git: expected REV1..REV2, found {shown(args.git)}")
+        clusters, named = [], []
+        for side in ("before", "after"):
+            paths, kustomizations = getattr(args, side), getattr(args, f"{side}_k")
+            live = getattr(args, f"{side}_from_cluster")
+            clusters.append(load_side(side, side_args(args, paths, kustomizations, live), stdin, stderr, "native"))
+            named.append(Snapshot(" ".join([shown(p, cut=False) for p in paths + kustomizations]
+                                           + ["the live cluster"] * live)))
+        return clusters[0], clusters[1], (named[0], named[1])
     if STDIN in args.filename:
         raise UsageError("--git: -f names files of the repository; - (stdin) does not apply")
-    from ome_asp.input import sources  # git's runner, imported only when asked for (as -k's, issue 26)
+    from ome_asp.input import revision, sources  # git's runner, imported only when asked for (as -k's, issue 26)
 
     bounds = sources.Bounds(args.max_input_size, args.kubectl_timeout)
-    with tempfile.TemporaryDirectory(prefix="ome-asp-git-") as top:
-        clusters = []
-        for n, revision in enumerate(revisions):
-            prefix, tar = sources.git_tree(revision, bounds)
-            root = os.path.join(top, str(n))
-            with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
-                archive.extractall(root, filter="data")
-            where = os.path.join(root, prefix)
-            paths = [_inside(root, where, p) for p in args.filename]
-            kustomizations = [_inside(root, where, d) for d in args.kustomize]
-            clusters.append(load_side(revision, side_args(args, paths, kustomizations, False), stdin, stderr,
-                                      root + os.sep))
-        yield clusters[0], clusters[1]
-
-
-def _inside(root: str, where: str, path: str) -> str:
-    """A -f/-k path of --git, relative to the working directory, in the revision's tree."""
-    target = os.path.normpath(os.path.join(where, path))
-    if os.path.isabs(path) or os.path.commonpath([target, root]) != root:
-        raise UsageError(f"--git: {shown(path)} is not a path inside the repository")
-    return target
+    span = revision.parse_range(args.git, bounds)
+    top = revision.top_directory(bounds)
+    clusters = []
+    for label, commit in zip(span.labels, span.commits):
+        if commit is None:  # the working tree: its files as the user sees them, tracked or not
+            clusters.append(load_side(label, side_args(args, args.filename, args.kustomize, False), stdin, stderr,
+                                      "offline"))
+            continue
+        with revision.Revision(label, commit, top, bounds) as tree:
+            inputs = tree.inputs(args.filename, args.kustomize)
+        clusters.append(load_side(label, side_args(args, [], [], False), stdin, stderr, "offline", inputs))
+    revisions = [label if commit is not None else None for label, commit in zip(span.labels, span.commits)]
+    return clusters[0], clusters[1], (Snapshot(span.described[0], revisions[0]), Snapshot(span.described[1], revisions[1]))
 
 
 # --- the command line --------------------------------------------------------------
@@ -256,18 +244,25 @@ def add_parser(commands, common) -> None:
     sides.add_argument("--before-from-cluster", action="store_true",
                        help="the earlier snapshot is the live cluster (kubectl get; --context, --kubeconfig apply)")
     sides.add_argument("--after-from-cluster", action="store_true", help="the later snapshot is the live cluster")
-    sides.add_argument("--git", metavar="REV1..REV2",
-                       help="both snapshots from this git repository at two revisions, without a checkout: "
-                       "-f PATH and -k DIR name its files (relative to the working directory)")
+    sides.add_argument("--git", metavar="RANGE",
+                       help="both snapshots from this git repository, read as git stores them (no checkout, "
+                       "nothing fetched, kubectl never run): REV1..REV2, REV1...REV2 (REV2 against the merge base: "
+                       "a pull request's change) or REV (the working tree against REV); -f PATH and -k DIR name "
+                       "its files (relative to the working directory)")
     sides.add_argument("--allow-empty", action="store_true",
                        help="compare a snapshot without runtimes or models (else an error), with a warning")
     parser.add_argument("--profiles", metavar="A,B", help="compare -f's manifests under two profiles")
     parser.add_argument("--ome-versions", metavar="X,Y", help="compare -f's manifests under two OME releases' profiles")
     parser.add_argument("-o", "--output", choices=("table", "json", "yaml", "markdown"), default="table",
                         help="markdown: for a pull request's comment (a summary table, details folded)")
-    parser.add_argument("--fail-on", choices=("moved", "lost", "any"),
-                        help="exit 1 only when some selection moved to another runtime (moved), some lost its "
-                        "runtime (lost), or anything changed (any, the default); else 0")
+    parser.add_argument("--fail-on", metavar="KINDS", type=_kinds, action="append",
+                        help="the kinds of change that fail the gate (exit 1; else 0), comma-separated or repeated: "
+                        "lost (a model had a runtime and has none), moved (another runtime), changed (an error or "
+                        "outcome became another), gained (a runtime where there was none), any (every kind: the "
+                        "default); the verdict line of every output names what failed it")
+    parser.add_argument("--max-bytes", metavar="N", type=_budget,
+                        help=f"-o markdown: at most N bytes (default {MARKDOWN_BYTES}, a GitHub comment's limit): the "
+                        "folded details, then the lists, then the causes cut at a row, with a note")
     parser.add_argument("--show", choices=("opt",),
                         help="opt: the optimum of the causes' search (compare.lp's criteria and their values) "
                         "for each query whose selection changed, instead of the comparison")
@@ -275,6 +270,27 @@ def add_parser(commands, common) -> None:
                         help="list each change selection does not read (default: their counts by object and field)")
     common(parser)
     parser.set_defaults(run=run)
+
+
+def _kinds(text: str) -> list[str]:
+    """--fail-on's comma-separated kinds."""
+    kinds = text.split(",")
+    unknown = [kind for kind in kinds if kind not in (*CHANGE_KINDS, "any")]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown kind {shown(unknown[0])} (choose from {', '.join(CHANGE_KINDS)}, any; "
+                                         "comma-separated or repeated)")
+    return kinds
+
+
+#: Less than this holds no more than the heading and the summary.
+MIN_MARKDOWN_BYTES = 2048
+
+
+def _budget(text: str) -> int:
+    """--max-bytes: a whole number of bytes, at least MIN_MARKDOWN_BYTES."""
+    if not text.isdigit() or int(text) < MIN_MARKDOWN_BYTES:
+        raise argparse.ArgumentTypeError(f"expected a number of bytes of at least {MIN_MARKDOWN_BYTES}, found {shown(text)}")
+    return int(text)
 
 
 def _pair(args) -> tuple[profiles.Profile, profiles.Profile] | None:
@@ -303,6 +319,8 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if args.show_ignored and args.output != "table":
         raise UsageError(f"--show-ignored: -o {args.output} " + ("lists every ignored change (ignoredChanges)"
                          if args.output != "markdown" else "counts them; -o json lists them"))
+    if args.max_bytes is not None and args.output != "markdown":
+        raise UsageError(f"--max-bytes: a budget for -o markdown's comment; -o {args.output} is never cut")
     if args.show == "opt" and (args.output == "markdown" or args.fail_on is not None):
         raise UsageError("--show opt prints the causes' optimum: -o markdown and --fail-on do not apply")
     if pair is not None:
@@ -314,18 +332,19 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         result = compare_profiles(args, stdin, pair, stderr)
     else:
         Query(args.namespace, args.model, args.isvc)  # the names asked about, checked before any input is read
-        with snapshots(args, stdin, stderr) as (before, after):
-            queries, noun = queries_of([before, after], args.namespace, args)
-            result = compare_snapshots(before, after, queries, noun)
+        before, after, named = snapshots(args, stdin, stderr)
+        queries, noun = queries_of([before, after], args.namespace, args)
+        result = compare_snapshots(before, after, queries, noun)
+        result.snapshots = named
         _check_found(args, result.unchanged)
     if args.show == "opt":
         show_optimum(result, args.output, stdout)
         return Exit.NEGATIVE if result.items else Exit.OK
+    gate = verdict(result, args.fail_on and [kind for kinds in args.fail_on for kind in kinds])
     if args.output == "table":
-        stdout.write(render_text(result, args.all, args.show_ignored))
+        stdout.write(render_text(result, gate, args.all, args.show_ignored))
     elif args.output == "markdown":
-        stdout.write(render_markdown(result))
+        stdout.write(render_markdown(result, gate, args.max_bytes or MARKDOWN_BYTES))
     else:
-        report.dump(to_document(result, args.all), args.output, stdout)
-    failing = {change_kind(item) for item in result.items} & set(CHANGE_KINDS if args.fail_on in (None, "any") else [args.fail_on])
-    return Exit.NEGATIVE if failing else Exit.OK
+        report.dump(to_document(result, gate, args.all), args.output, stdout)
+    return Exit.NEGATIVE if gate.failing else Exit.OK

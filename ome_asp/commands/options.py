@@ -123,18 +123,23 @@ def profile_of(args) -> profiles.Profile:
     return profiles.resolve(args.profile, args.ome_version)
 
 
-def load_cluster(args, stdin, stderr: TextIO):
+def load_cluster(args, stdin, stderr: TextIO, lines: bool = False, allow_empty: bool = False, kustomize: str = "kubectl",
+                 inputs: list | None = None):
     """The manifests of -f, -k and --from-cluster, read under the chosen
-    profile, with their warnings (I11) printed on stderr."""
+    profile, with their warnings (I11) printed on stderr (`lines`,
+    `allow_empty`: as `load`'s; `kustomize`: how -k is read,
+    sources.KUSTOMIZE_MODES; `inputs`: (label, bytes) read instead of -k's
+    and --from-cluster's, compare's git revisions)."""
     profile = profile_of(args)
     if hasattr(args, "namespace"):
         # the names asked about are checked before any input is read (issue 28:
         # a namespace warning came before the error about the argument)
         Query(args.namespace, getattr(args, "model", None), getattr(args, "isvc", None))
-    if not (args.filename or args.kustomize or args.from_cluster):
+    if inputs is None and not (args.filename or args.kustomize or args.from_cluster):
         raise UsageError("no input: pass the manifests with -f FILE, -f DIR, -f - (stdin), -k DIR or --from-cluster")
     cluster = load(args.filename, stdin=stdin, strict=args.strict, max_bytes=args.max_input_size, profile=profile,
-                   sources=source_inputs(args), overlays=getattr(args, "overlay", []))
+                   sources=source_inputs(args, kustomize) if inputs is None else inputs,
+                   overlays=getattr(args, "overlay", []), lines=lines, allow_empty=allow_empty)
     # -n of a command about one namespace (admit has none; --all and --all-models use every one)
     namespace = None if getattr(args, "all", False) or getattr(args, "all_models", False) else getattr(args, "namespace", None)
     typo = None if namespace is None else namespace_warning(cluster, namespace)
@@ -147,9 +152,10 @@ def load_cluster(args, stdin, stderr: TextIO):
     return cluster
 
 
-def source_inputs(args) -> list[tuple[str, bytes]]:
-    """The inputs of -k and --from-cluster, as (label, bytes) the loader reads
-    like files (compare reads them once and loads them under two profiles)."""
+def source_inputs(args, kustomize: str = "kubectl") -> list[tuple[str, bytes]]:
+    """The inputs of -k (read as `kustomize` says) and --from-cluster, as
+    (label, bytes) the loader reads like files (compare reads them once and
+    loads them under two profiles)."""
     if not args.from_cluster and (args.context or args.kubeconfig or args.request_timeout):
         raise UsageError("--context, --kubeconfig and --request-timeout need --from-cluster")
     if not (args.kustomize or args.from_cluster):
@@ -158,7 +164,7 @@ def source_inputs(args) -> list[tuple[str, bytes]]:
     from ome_asp.input import sources
 
     bounds = sources.Bounds(args.max_input_size, args.kubectl_timeout)
-    inputs = [item for directory in args.kustomize for item in sources.kustomize(directory, bounds)]
+    inputs = [item for directory in args.kustomize for item in sources.kustomize(directory, bounds, kustomize)]
     if args.from_cluster:
         # a run about every namespace (select --all, explain --all-models) lists them all
         every = getattr(args, "all", False) or getattr(args, "all_models", False)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ome_asp import records
+from ome_asp.input.documents import Document
 from ome_asp.input.objects import AcceleratorClass, Cluster, InferenceService, Model, Runtime, object_key
 
 ObjectKey = tuple  # (kind, namespace, name), as the loader's Cluster.contents
@@ -75,6 +76,19 @@ EXISTS = ("exists",)  # the facet of an object created or deleted
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where a change is written: the file and line in the later snapshot, or
+    in the earlier one for what was removed (the value is only there)."""
+
+    side: str  # "before" or "after"
+    file: str  # as the loader names the file (Source.file)
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
 class Change:
     """One field of one object that differs between the snapshots."""
 
@@ -93,9 +107,11 @@ class Change:
     # read back from the documents: the loaded value is shown.
     written: tuple | None = dataclasses.field(default=None, compare=False)
     # A list whose entries were added or removed is one change (the facts
-    # index entries by position); where its entries match by name or by
-    # format and framework, each entry's own changes: (path, from, to) as written.
+    # index entries by position); its entries' own changes, each entry
+    # matched by name, by format and framework, else by position: (path,
+    # from, to, Place or None) as written.
     parts: tuple = dataclasses.field(default=(), compare=False)
+    place: Place | None = dataclasses.field(default=None, compare=False)  # None: the input has no lines
 
     def values(self) -> tuple[tuple[Any, bool], tuple[Any, bool]]:
         """(value, is a default) of each side: as written; where a side does
@@ -109,10 +125,14 @@ class Change:
         """One line, as steer describes an edit; a list's matched entries after it."""
         if not self.path:
             return f"{object_text(self.object)}: {'created' if self.old is None else 'deleted'}"
+        return f"{object_text(self.object)}: " + "; ".join(self.lines())
+
+    def lines(self) -> list[str]:
+        """What changed, a line per field: a list's entries one by one."""
         if self.parts:
-            return f"{object_text(self.object)}: " + "; ".join(_field_text(*part) for part in self.parts)
+            return [field_text(path, old, new) for path, old, new, _ in self.parts]
         (old, old_default), (new, new_default) = self.values()
-        return f"{object_text(self.object)}: " + _field_text(self.path, old, new, old_default, new_default)
+        return [field_text(self.path, old, new, old_default, new_default)]
 
     def json(self) -> dict:
         """As steer writes an edit: {object, path, from, to}; `defaults`: the
@@ -124,17 +144,28 @@ class Change:
         defaults = [side for side, is_default in (("from", old_default), ("to", new_default)) if is_default]
         if defaults:
             out["defaults"] = defaults
+        out.update(place_json(self.place))
         if self.parts:
-            out["entries"] = [{"path": path, "from": a, "to": b} for path, a, b in self.parts]
+            out["entries"] = [{"path": path, "from": a, "to": b, **place_json(place)} for path, a, b, place in self.parts]
         return out
 
 
-def _field_text(path: str, old: Any, new: Any, old_default: bool = False, new_default: bool = False) -> str:
+def place_json(place: Place | None) -> dict:
+    return {} if place is None else {"file": place.file, "line": place.line, "side": place.side}
+
+
+def field_text(path: str, old: Any, new: Any, old_default: bool = False, new_default: bool = False) -> str:
     if new is None:
-        return f"remove {path} (was {shown(old, old_default)})"
+        return f"remove {path} (was {_inner(old, old_default)})"
     if old is None and not old_default and isinstance(new, (dict, list)):
-        return f"add {path}: {shown(new)}"
+        return f"add {path} ({_inner(new)})"
     return f"{path}: {shown(old, old_default)} → {shown(new, new_default)}"
+
+
+def _inner(value: Any, default: bool = False) -> str:
+    """A value inside parentheses: a mapping's fields without their braces."""
+    text = shown(value, default)
+    return text[1:-1] if isinstance(value, dict) and not default and text.startswith("{") else text
 
 
 def object_text(key: ObjectKey) -> str:
@@ -143,6 +174,9 @@ def object_text(key: ObjectKey) -> str:
 
 
 def shown(value: Any, default: bool = False) -> str:
+    """A value for a line of text: a scalar as written, a mapping or list as
+    its fields' paths and values (`{modelFormat.name: onnx, priority: 1}`),
+    never a JSON document (issue 37)."""
     if default:
         return f"{shown(value)} (default)"
     if value is None:
@@ -151,7 +185,34 @@ def shown(value: Any, default: bool = False) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, str)):
         return str(value)
-    return json.dumps(plain(value), ensure_ascii=False, separators=(", ", ": "))
+    value = plain(value)
+    if not value:
+        return "{}" if isinstance(value, dict) else "[]"
+    if isinstance(value, list) and not any(isinstance(item, (dict, list)) for item in value):
+        return "[" + ", ".join(shown(item) for item in value) + "]"
+    leaves: list = []
+    _flat("", value, leaves)
+    return "{" + ", ".join(f"{path}: {shown(leaf)}" for path, leaf in leaves) + "}"
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _step(key: Any) -> str:
+    """A mapping key as a step of a YAML path: `.name`, or `["a key"]`."""
+    return f".{key}" if isinstance(key, str) and _IDENTIFIER.fullmatch(key) else f"[{json.dumps(key)}]"
+
+
+def _flat(path: str, value: Any, out: list) -> None:
+    """(path, scalar) of each leaf of a mapping or list, in its order."""
+    if isinstance(value, dict) and value:
+        for key, item in value.items():
+            _flat((path + _step(key)).lstrip("."), item, out)
+    elif isinstance(value, list) and value and any(isinstance(item, (dict, list)) for item in value):
+        for i, item in enumerate(value):
+            _flat(f"{path}[{i}]", item, out)
+    else:
+        out.append((path, value))
 
 
 def plain(value: Any) -> Any:
@@ -183,7 +244,7 @@ def diff(before: Cluster, after: Cluster) -> list[Change]:
         elif a != b:
             documents = (before.contents.get(key), after.contents.get(key))
             changes += [_as_written(c, documents) for c in _fields(key, a, b)]
-    return changes
+    return [_placed(c, (old, new), (before, after)) for c in changes]
 
 
 def _fields(key: ObjectKey, a, b) -> list[Change]:
@@ -206,20 +267,60 @@ _STEP = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[([0-9]+)\]|\[("(?:[^"\\]|\\.)*
 _MISSING = object()
 
 
-def written_at(document: Any, path: str) -> Any:
-    """The value at a YAML path (as `_PATHS` spell them) of a document, None
-    where it is not written, _MISSING where the path is not one to read back."""
-    value, at = document, 0
+def _keys(path: str) -> tuple[list, bool]:
+    """The steps of a YAML path (as `_PATHS` spell them) as keys, and whether
+    they are the whole path (`containers[].env[…]` is not one to read back)."""
+    keys, at = [], 0
     for match in _STEP.finditer("." + path):
         if match.start() != at:
-            return _MISSING
+            return keys, False
         at = match.end()
-        key: Any = match[1] if match[1] is not None else int(match[2]) if match[2] is not None else json.loads(match[3])
-        if isinstance(key, int):
-            value = value[key] if isinstance(value, list) and key < len(value) else None
-        else:
-            value = value.get(key) if isinstance(value, dict) else None
-    return value if at == len(path) + 1 else _MISSING
+        keys.append(match[1] if match[1] is not None else int(match[2]) if match[2] is not None else json.loads(match[3]))
+    return keys, at == len(path) + 1
+
+
+def _has(value: Any, key: Any) -> bool:
+    return isinstance(value, list) and 0 <= key < len(value) if isinstance(key, int) else isinstance(value, dict) and key in value
+
+
+def written_at(document: Any, path: str) -> Any:
+    """The value at a YAML path of a document, None where it is not written,
+    _MISSING where the path is not one to read back."""
+    keys, whole = _keys(path)
+    if not whole:
+        return _MISSING
+    value = document
+    for key in keys:
+        value = value[key] if _has(value, key) else None
+    return value
+
+
+def _line(document: Document, content: Any, path: str, start: int) -> int:
+    """The line of the deepest step of `path` written in `content` (its key,
+    or a list's item); `start`, the object's line, when none is."""
+    parent, key, value = None, None, content
+    for step in _keys(path)[0]:
+        if not _has(value, step):
+            break
+        parent, key, value = value, step, value[step]
+    return start if parent is None else document.line(parent, key)
+
+
+def _placed(change: Change, objects: tuple[dict, dict], clusters: tuple[Cluster, Cluster]) -> Change:
+    """`change` and its entries with their places (where the input has lines)."""
+    def place(path: str, new: Any) -> Place | None:
+        side = 0 if new is None else 1  # what was removed is written only before
+        obj = objects[side].get(change.object)
+        document = clusters[side].documents.get(change.object)
+        if obj is None or document is None or obj.source.line is None:
+            return None
+        path = re.sub(r"\[(\d+)→(\d+)\]", lambda m: f"[{m[1 + side]}]", path)
+        return Place(("before", "after")[side], obj.source.file,
+                     _line(document, clusters[side].contents[change.object], path, obj.source.line))
+
+    new = change.new if not change.path else change.values()[1][0]
+    parts = tuple((path, a, b, place(path, b)) for path, a, b in change.parts)
+    return dataclasses.replace(change, parts=parts, place=place(change.path, new))
 
 
 def _as_written(change: Change, documents: tuple) -> Change:
@@ -243,13 +344,15 @@ def _entry_key(entry: Any) -> Any:
 
 
 def _entry_parts(path: str, old: Any, new: Any) -> tuple:
-    """A list's changes entry by entry, (path, from, to), where every entry of
-    each side has its own key; () where they cannot be matched."""
-    if not isinstance(old, list) or not isinstance(new, list):
+    """A list's changes entry by entry, (path, from, to): each entry matched
+    by its key where every entry of each side has its own, else by position
+    (never the whole list as one value, issue 37)."""
+    if not isinstance(old, list) and not isinstance(new, list):
         return ()
+    old, new = (side if isinstance(side, list) else [] for side in (old, new))
     keys = [[_entry_key(e) for e in side] for side in (old, new)]
     if any(None in side or len(set(side)) != len(side) for side in keys):
-        return ()
+        keys = [list(range(len(old))), list(range(len(new)))]
     position = {key: j for j, key in enumerate(keys[1])}
     out: list[tuple] = []
     for i, key in enumerate(keys[0]):
@@ -260,7 +363,7 @@ def _entry_parts(path: str, old: Any, new: Any) -> tuple:
         leaves: list = []
         _leaves(None, "", old[i], new[j], leaves)
         where = f"{path}[{i}]" if i == j else f"{path}[{i}→{j}]"
-        out += [(f"{where}.{leaf}", a, b) for _, leaf, a, b in leaves]
+        out += [(where + ("." * (leaf[:1] not in ("", "[")) + leaf), a, b) for _, leaf, a, b in leaves]
     out += [(f"{path}[{j}]", None, new[j]) for j, key in enumerate(keys[1]) if key not in set(keys[0])]
     return tuple(out)
 
@@ -283,10 +386,14 @@ def merged(changes: list[Change], before: Cluster, after: Cluster) -> Change:
     key, attrs = first.object, first.facet
     old, new = objects(before)[key], objects(after)[key]
     path = f"{_PATHS[type(old)][attrs[0]]}" + "".join(f"[{a}]" for a in attrs[1:])
-    written = None
+    written, parts = None, ()
     if attrs[0] == "entries":
         written = tuple(c.contents[key]["spec"]["supportedModelFormats"][attrs[1]] for c in (before, after))
-    return Change(key, path, _get(old, attrs), _get(new, attrs), attrs, attrs, written)
+        leaves: list = []
+        _leaves(None, path, *written, leaves)
+        parts = tuple(leaf[1:] for leaf in leaves)
+    change = Change(key, path, _get(old, attrs), _get(new, attrs), attrs, attrs, written, parts)
+    return _placed(change, (objects(before), objects(after)), (before, after))
 
 
 def _get(obj, attrs: tuple):
@@ -330,8 +437,6 @@ def rebuild(cluster: Cluster, every: list) -> Cluster:
 
 # --- fields selection does not read --------------------------------------------
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
 
 def raw_changes(before: Cluster, after: Cluster) -> list[tuple[ObjectKey, str, Any, Any]]:
     """Every leaf of the objects' documents that differs: (object, YAML path, before, after)."""
@@ -346,8 +451,7 @@ def _leaves(key, path: str, x, y, out: list) -> None:
         return
     if isinstance(x, dict) and isinstance(y, dict):
         for k in list(x) + [k for k in y if k not in x]:
-            step = f".{k}" if isinstance(k, str) and _IDENTIFIER.fullmatch(k) else f"[{json.dumps(k)}]"
-            _leaves(key, (path + step).lstrip("."), x.get(k), y.get(k), out)
+            _leaves(key, (path + _step(k)).lstrip("."), x.get(k), y.get(k), out)
     elif isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
         for i, (a, b) in enumerate(zip(x, y)):
             _leaves(key, f"{path}[{i}]", a, b, out)

@@ -82,13 +82,17 @@ class InputBudget:
                 piece = piece.encode("utf-8", "surrogatepass")
             pieces.append(piece)
             size += len(piece)
+        self.take(size, label)
+        return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+    def take(self, size: int, label: str) -> None:
+        """`size` bytes of `label` taken from what is left, or an error."""
         if size > self.left:
             raise InputError(
                 f"{label}: the input is larger than {format_byte_size(self.max_bytes)} in total; "
                 "raise the limit with --max-input-size"
             )
         self.left -= size
-        return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
 def check_alias_expansion(root: yaml.Node) -> tuple[yaml.Node, str] | None:

@@ -131,7 +131,8 @@ DNS_LABEL_RULE = ("a lowercase RFC 1123 label must consist of lower case alphanu
 
 def load(
     paths: list[str], stdin: IO[Any] | None = None, strict: bool = False, max_bytes: int = MAX_INPUT_BYTES,
-    profile: Profile = V1_3, sources: list[tuple[str, bytes]] = (), overlays: list[str] = (),
+    profile: Profile = V1_3, sources: list[tuple[str, bytes]] = (), overlays: list[str] = (), lines: bool = False,
+    allow_empty: bool = False,
 ) -> Cluster:
     """Read the manifests at `paths` (files, directories, or `-` for `stdin`),
     then `sources` ((label, bytes) that another command wrote: kubectl,
@@ -141,10 +142,13 @@ def load(
     defaults, I4 validation, Z1 syntax).
 
     Raises `InputError` on the first malformed input, when all inputs together
-    exceed `max_bytes`, or when they hold no object at all. With `strict`,
-    every warning is raised as an `InputError` as well.
+    exceed `max_bytes`, or, unless `allow_empty`, when they hold no object at
+    all. With `strict`, every warning is raised as an `InputError` as well.
+    With `lines`, each object's document is kept (Cluster.documents: the line
+    of any of its fields, for compare's causes; its nodes cost memory, so
+    only on demand).
     """
-    reader = _Reader(strict, profile)
+    reader = _Reader(strict, profile, lines)
     with gc_paused():
         files = _input_files(paths, reader.warn)
         budget = InputBudget(max_bytes)
@@ -163,7 +167,7 @@ def load(
         reader.overlay = True
         for path in _input_files(list(overlays), reader.warn):
             reader.read(*_input(path, stdin, budget))
-    if reader.objects == 0:
+    if reader.objects == 0 and not allow_empty:
         names = ", ".join([STDIN_LABEL if path == STDIN else shown(path, cut=False) for path in paths]
                           + [shown(label, cut=False) for label, _ in sources])
         raise InputError(f"no objects in the input: {names}")
@@ -339,8 +343,9 @@ def _did_you_mean(key: str, known: tuple[str, ...]) -> str:
 class _Reader:
     """Accumulates the objects and warnings of all input files."""
 
-    def __init__(self, strict: bool, profile: Profile = V1_3) -> None:
+    def __init__(self, strict: bool, profile: Profile = V1_3, lines: bool = False) -> None:
         self.strict = strict
+        self.lines = lines
         self.profile = profile
         self.objects = 0  # every object read, of any kind
         self.warnings: list[str] = []
@@ -349,6 +354,7 @@ class _Reader:
         self.overlaid: set[tuple[str, str | None, str]] = set()
         self.warned: dict[tuple[str, str | None, str], list[str]] = {}  # the warnings each object's reading gave
         self.contents: dict[tuple[str, str | None, str], dict] = {}  # each object's document (compare)
+        self.documents: dict[tuple[str, str | None, str], Document] = {}  # with `lines`: where each one is
         self.models: list[Model] = []
         self.runtimes: list[Runtime] = []
         self.services: list[InferenceService] = []
@@ -428,6 +434,8 @@ class _Reader:
             self.overlaid.add(key)
         self.first_seen[key] = source
         self.contents[key] = content
+        if self.lines:
+            self.documents[key] = document
 
         created = _timestamp(obj, metadata)  # every kind's: metav1.Time decodes it (issue 17)
         spec = obj.get(content, "", "spec", "object") or {}
@@ -466,6 +474,7 @@ class _Reader:
             warnings=fold(self.warnings),
             profile=self.profile,
             contents=self.contents,
+            documents=self.documents,
         )
 
 

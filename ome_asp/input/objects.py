@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ome_asp.errors import InputError
-from ome_asp.input.documents import quote, shown
+from ome_asp.input.documents import Document, quote, shown
 from ome_asp.input.profiles import V1_3, Profile
 from ome_asp.records import field, record
 
@@ -249,6 +249,9 @@ class Cluster:
     # Each object's document as read, by (kind, namespace, name): what `compare`
     # reports of fields selection does not read (ignoredChanges).
     contents: dict[tuple[str, str | None, str], dict] = field(default_factory=dict, repr=False, compare=False)
+    # Each object's parsed document (input/documents.py's Document: the line of
+    # any of its fields), when the loader was asked for lines (compare's causes).
+    documents: dict[tuple[str, str | None, str], Document] = field(default_factory=dict, repr=False, compare=False)
 
 
 # --- what a run asks and what its answers name -------------------------------

@@ -82,40 +82,80 @@ def kubectl_get(where: KubectlTarget, namespace: str | None, bounds: Bounds) -> 
     return shlex.join(command), run_kubectl(command, "--from-cluster", bounds)
 
 
-def kustomize(directory: str, bounds: Bounds) -> list[tuple[str, bytes]]:
-    """`-k DIR` as kubectl reads it: `kubectl kustomize DIR` when kubectl is on
-    PATH; else the kustomization's `resources:` read natively (files,
-    directories, nested kustomizations) under kubectl's rules (D-85), refusing
-    what only kustomize can apply."""
-    if not os.path.isdir(directory):
-        raise InputError(f"-k {shown(directory, cut=False)}: not a directory")
-    if shutil.which(KUBECTL) is not None:
-        command = [KUBECTL, "kustomize", "--", directory]
-        return [(shlex.join(command), run_kubectl(command, "-k", bounds))]
-    return _native(directory, bounds.max_bytes)
+#: How -k is read: "kubectl": `kubectl kustomize` when kubectl is on PATH,
+#: else natively; "native": natively first (each object at its file and line:
+#: compare's causes, D-221), kubectl for what only kustomize applies;
+#: "offline": natively only, kubectl never runs and nothing is fetched
+#: (compare --git, D-220).
+KUSTOMIZE_MODES = ("kubectl", "native", "offline")
 
 
-def git_tree(revision: str, bounds: Bounds) -> tuple[str, bytes]:
-    """The repository of the working directory at `revision` without a
-    checkout: (the directory of the working directory inside the repository,
-    a tar of the revision's files: `git archive`). The revision is resolved
-    first (`--end-of-options`), so a name from the user never reaches git as
-    a flag."""
-    if not revision or revision.startswith("-"):
-        raise UsageError(f"--git: {shown(revision)} is not a revision")
-    prefix = run_kubectl(["git", "rev-parse", "--show-prefix"], "--git", bounds).decode().strip()
-    commit = _git(["git", "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}"], bounds)
-    if commit is None:
-        raise InputError(f"--git: {shown(revision)} is not a commit of this repository")
-    return prefix, run_kubectl(["git", "archive", "--format=tar", commit], "--git", bounds)
+class NeedsKustomize(InputError):
+    """A kustomization the built-in reader does not read: a key only
+    kustomize applies, or a remote base (`remote`)."""
+
+    def __init__(self, message: str, remote: bool = False) -> None:
+        super().__init__(message)
+        self.remote = remote
 
 
-def _git(command: list[str], bounds: Bounds) -> str | None:
-    """git's one-line answer, or None when it has none (exit 1 of --verify --quiet)."""
+class Files:
+    """The file system as the built-in reader reads it; a git revision is read
+    through the same five questions (input/revision.py)."""
+
+    def isdir(self, path: str) -> bool:
+        return os.path.isdir(path)
+
+    def isfile(self, path: str) -> bool:
+        return os.path.isfile(path)
+
+    def realpath(self, path: str) -> str:
+        return os.path.realpath(path)
+
+    def read(self, path: str, label: str, budget: InputBudget) -> bytes:
+        return _read_regular(path, label, budget)
+
+    def label(self, path: str) -> str:
+        """The file as messages and objects' sources name it."""
+        return path
+
+
+FILES = Files()
+
+
+def holds_kustomization(tree: Files, path: str) -> bool:
+    """Whether `path` is a directory holding a kustomization (compare reads it as -k)."""
+    return tree.isdir(path) and any(tree.isfile(os.path.join(path, name)) for name in KUSTOMIZATION_FILES)
+
+
+def kustomize(directory: str, bounds: Bounds, mode: str = "kubectl", tree: Files = FILES) -> list[tuple[str, bytes]]:
+    """`-k DIR` as kubectl reads it (KUSTOMIZE_MODES): `kubectl kustomize DIR`,
+    or the kustomization's `resources:` read natively (files, directories,
+    nested kustomizations) under kubectl's rules (D-85), refusing what only
+    kustomize can apply."""
+    if not tree.isdir(directory):
+        raise InputError(f"-k {shown(tree.label(directory), cut=False)}: not a directory")
+    kubectl = mode != "offline" and shutil.which(KUBECTL) is not None
+    if mode == "kubectl" and kubectl:
+        return _kubectl_kustomize(directory, bounds)
     try:
-        return run_kubectl(command, "--git", bounds).decode().strip()
-    except InputError:
-        return None
+        return _native(directory, bounds.max_bytes, tree)
+    except NeedsKustomize as error:
+        if kubectl:
+            return _kubectl_kustomize(directory, bounds)
+        if mode == "offline":
+            hint = ("; compare --git never fetches anything (D-220)" if error.remote else
+                    "; compare --git never runs kubectl kustomize, which fetches remote bases (D-220): render the "
+                    "kustomization in a step you trust and compare its output with --before/--after")
+        else:
+            hint = "" if error.remote else ("; put kubectl on PATH (-k then runs `kubectl kustomize`), or pass its "
+                                            "output with -f -")
+        raise InputError(f"{error}{hint}") from None
+
+
+def _kubectl_kustomize(directory: str, bounds: Bounds) -> list[tuple[str, bytes]]:
+    command = [KUBECTL, "kustomize", "--", directory]
+    return [(shlex.join(command), run_kubectl(command, "-k", bounds))]
 
 
 def run_kubectl(command: list[str], flag: str, bounds: Bounds) -> bytes:
@@ -186,7 +226,7 @@ def _message(stderr: bytes) -> str:
 # --- the built-in reader (no kubectl on PATH) ----------------------------------------
 
 
-def _native(top: str, max_bytes: int) -> list[tuple[str, bytes]]:
+def _native(top: str, max_bytes: int, tree: Files) -> list[tuple[str, bytes]]:
     """The resources of the kustomization in `top`, in its order, read as
     `kubectl kustomize` reads them (D-85): a file must be in or below the
     directory of the kustomization that lists it (symlinks resolved); a
@@ -205,9 +245,9 @@ def _native(top: str, max_bytes: int) -> list[tuple[str, bytes]]:
     reached: dict[str, str] = {}
     added: dict[str, bool] = {}
     # each frame: (directory, its kustomization's path, its real directory, resources still to read, inputs before it)
-    first = _open_kustomization(top, None, [], budget)
+    first = _open_kustomization(tree, top, None, [], budget)
     stack = [(*first, 0)]
-    reached[first[2]] = f"-k {shown(top, cut=False)}"
+    reached[first[2]] = f"-k {shown(tree.label(top), cut=False)}"
     while stack:
         directory, path, root, pending, before = stack[-1]
         if not pending:
@@ -216,26 +256,27 @@ def _native(top: str, max_bytes: int) -> list[tuple[str, bytes]]:
             continue
         resource = pending.pop(0)
         target = os.path.normpath(os.path.join(directory, resource))  # as kustomize (Go filepath.Join cleans)
-        where = f"{shown(path, cut=False)}: resources: {shown(resource)}"
-        real = os.path.realpath(target)
-        if os.path.isdir(target):
+        where = f"{shown(tree.label(path), cut=False)}: resources: {shown(resource)}"
+        real = tree.realpath(target)
+        if tree.isdir(target):
             roots = [frame[2] for frame in stack]
             if real in reached and real not in roots:  # on the stack: a cycle, which _open_kustomization refuses
                 if added[real]:
-                    _twice(where, target, reached[real])
+                    _twice(where, tree.label(target), reached[real])
                 continue
-            stack.append((*_open_kustomization(target, where, roots, budget), len(inputs)))
+            stack.append((*_open_kustomization(tree, target, where, roots, budget), len(inputs)))
             reached[real] = where
             continue
         if os.path.commonpath([real, root]) != root:
             # kustomize's message (LoadRestrictionsRootOnly)
-            raise InputError(f"{where}: security; file {shown(real, cut=False)} is not in or below {shown(root, cut=False)}")
+            raise InputError(f"{where}: security; file {shown(tree.label(real), cut=False)} is not in or below "
+                             f"{shown(tree.label(root), cut=False)}")
         if real in reached:
-            _twice(where, target, reached[real])
+            _twice(where, tree.label(target), reached[real])
         reached[real] = where
-        inputs.append((target, _read_regular(target, where, budget)))
+        inputs.append((tree.label(target), tree.read(target, where, budget)))
     if not inputs:  # what was read, for the loader's "no objects in the input: …"
-        return [(f"{shown(first[1], cut=False)} (its resources list no file)", b"")]
+        return [(f"{shown(tree.label(first[1]), cut=False)} (its resources list no file)", b"")]
     return inputs
 
 
@@ -245,34 +286,39 @@ def _twice(where: str, target: str, first: str) -> NoReturn:
                      "refuses the same objects twice (may not add resource with an already registered id)")
 
 
-def _open_kustomization(directory: str, where: str | None, roots: list[str],
+#: A resource kustomize fetches: a URL, a git remote, a hosted repository, or a `?ref=`.
+_REMOTE = re.compile(r"[a-z][a-z0-9+.-]*://|git@|(github|gitlab)\.com/|bitbucket\.org/|.*[?&]ref=", re.I)
+
+
+def _open_kustomization(tree: Files, directory: str, where: str | None, roots: list[str],
                         budget: InputBudget) -> tuple[str, str, str, list[str]]:
     """(directory, kustomization path, real directory, its resources) of the
     kustomization in `directory`, its keys and types checked as kubectl does."""
     path = next((os.path.join(directory, name) for name in KUSTOMIZATION_FILES
-                 if os.path.isfile(os.path.join(directory, name))), None)
-    named = shown(directory, cut=False)
+                 if tree.isfile(os.path.join(directory, name))), None)
+    named = shown(tree.label(directory), cut=False)
     if path is None:
         raise InputError(f"{where or '-k ' + named}: no kustomization.yaml in {named}")
-    root = os.path.realpath(directory)
+    root = tree.realpath(directory)
     if root in roots:
         raise InputError(f"{where}: includes its own kustomization ({named}) again")
-    label = shown(path, cut=False)
-    data = _read_regular(path, label, budget)
+    label = shown(tree.label(path), cut=False)
+    data = tree.read(path, label, budget)
     spec = next((document.content for document in documents(label, decode(label, data))), None) or {}
     if not isinstance(spec, dict):
         raise InputError(f"{label}: a kustomization is a YAML mapping")
     needs = sorted(set(spec) - NATIVE_KEYS)
     if needs:
-        raise InputError(f"{label}: {', '.join(shown(key) for key in needs)} needs kustomize, which ome-asp does not "
-                         f"apply; put kubectl on PATH (-k then runs `kubectl kustomize`), or pass its output with -f -")
+        raise NeedsKustomize(f"{label}: {', '.join(shown(key) for key in needs)} needs kustomize, which ome-asp does not "
+                             "apply")
     resources = spec.get("resources") or []
     # kustomize's Kustomization.resources is a []string: anything else is refused, not iterated
     if not isinstance(resources, list) or not all(isinstance(item, str) for item in resources):
         raise InputError(f"{label}: resources: must be a list of file or directory names")
     for resource in resources:
-        if "://" in resource or resource.startswith("github.com/"):
-            raise InputError(f"{label}: resources: {shown(resource)} is not a local file or directory")
+        if _REMOTE.match(resource):
+            raise NeedsKustomize(f"{label}: resources: {shown(resource)} is a remote base, not a local file or directory",
+                                 remote=True)
     return directory, path, root, list(resources)
 
 
