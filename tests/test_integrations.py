@@ -125,17 +125,19 @@ def git(*argv: str, cwd: Path) -> str:
 
 @pytest.mark.slow
 def test_pre_commit_runs_the_hooks_on_a_repository(tmp_path):
-    """pre-commit installs ome-asp from a copy of this repository (its hooks
-    file, package and encoding, committed) and runs ome-asp-admit and
+    """pre-commit installs ome-asp from a copy of this repository (its tracked
+    files, committed) and runs ome-asp-admit and
     ome-asp-models on a catalog: both fail on the denied runtimes, naming
     them; with the catalog fixed, both pass. Needs PyPI (pre-commit
     installs the hook's environment with pip)."""
     project = tmp_path / "ome-asp"
     project.mkdir()
-    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
-        shutil.copy(ROOT / name, project / name)
-    for name in ("ome_asp", "encoding"):
-        shutil.copytree(ROOT / name, project / name, ignore=shutil.ignore_patterns("__pycache__"))
+    # every tracked file, as the working tree has it: the package's data (encoding/, docs/,
+    # fixtures/cases/: pyproject's package-dir) is whatever the build reads
+    for name in git("ls-files", "-z", cwd=ROOT).split("\0"):
+        if name and (ROOT / name).is_file():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / name, project / name)
     git("init", "-q", cwd=project)
     git("add", "-A", cwd=project)
     git("commit", "-q", "-m", "ome-asp", cwd=project)
