@@ -358,6 +358,17 @@ def test_git_refuses_a_link_that_leaves_the_tree_and_follows_one_inside(repo, tm
         assert result.stderr.startswith(f"error: main:{link}: ") and message in result.stderr, result.stderr
 
 
+def test_git_names_a_resource_above_the_repository_by_the_revision(repo):
+    """A kustomization's resource above the repository's top is named as the
+    revision names files (it was the absolute path of the working directory's parent)."""
+    write(repo / "config" / "all.yaml", moved())
+    (repo / "config" / "kustomization.yaml").write_text("resources: [../../outside]\n")
+    commit_all(repo, "above")
+    result = run_cli("compare", "--git", "main..main", "-k", "config", "--all-models")
+    assert (result.code, result.stderr) == (2, "error: main:../outside: outside the repository; compare --git reads "
+                                                "the repository's files only\n")
+
+
 def test_git_refuses_a_submodule_clearly(repo):
     git(repo, "update-index", "--add", "--cacheinfo", f"160000,{git(repo, 'rev-parse', 'v1')},config/vendored")
     git(repo, "commit", "-q", "-m", "a submodule")

@@ -206,7 +206,8 @@ class Revision(Files):
         if relative == ".":
             return self.top, TREE, self._root
         if relative.startswith(".." + os.sep) or relative == "..":
-            raise InputError(f"{shown(path, cut=False)}: outside the repository")
+            raise InputError(f"{shown(self.label(path), cut=False)}: outside the repository; compare --git reads the "
+                             "repository's files only")
         pending, done, links = relative.split(os.sep), list[str](), 0
         mode, name = TREE, self._root
         while pending:
