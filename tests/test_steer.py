@@ -338,6 +338,33 @@ def test_steer_follows_v1_2_2_where_it_differs_D1(tmp_path):
     assert edits["v1.2.2"] == []
 
 
+@pytest.mark.parametrize("profile", ["v1.2.2", "code-v0.1.5"])
+def test_no_set_ends_the_query_with_an_outcome_Z3(tmp_path, profile):
+    """Issue 36, found by test_go_searches' property (docs/profiles.md
+    section 0, Z3): rt-a's range has a max only; once the InferenceService's
+    class is removed and autoSelect set, rt-a reaches Z3, where v1.2.2 ends
+    the query (unsupported-input) and code-v0.1.5 panics: no order, so no
+    win. The set also drops the range. Fails without edits.lp's constraint
+    on query_outcome (v1.2.2 showed the two edits as a success: the
+    verifier read the ranking only; now the verifier refuses them too)."""
+    from manifests import write
+
+    documents = [_accelerator_class("nvidia-h100"),
+                 {"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
+                  "spec": {"modelFormat": {"name": "safetensors"}, "modelFramework": {"name": "transformers"},
+                           "modelParameterSize": "3.21B"}},
+                 {**_isvc(engine={"acceleratorOverride": {"acceleratorClass": "nvidia-h100"}}),
+                  "metadata": {"name": "chat", "namespace": "team-a"}},
+                 {"apiVersion": "ome.io/v1beta1", "kind": "ServingRuntime", "metadata": {"name": "rt-a", "namespace": "team-a"},
+                  "spec": {"supportedModelFormats": [{"modelFormat": {"name": "safetensors"}, "modelFramework": {"name": "transformers"}}],
+                           "modelSizeRange": {"max": "3.21B"}}}]
+    run = run_cli("steer", "--isvc", "chat", "-n", "team-a", "-f", write(tmp_path, *documents), "--want", "rt-a",
+                  "--profile", profile, "-o", "json")
+    assert run.code == 0, run.stderr
+    (edit_set,) = json.loads(run.stdout)["editSets"]
+    assert ("spec.modelSizeRange", None) in [(e["path"], e["to"]) for e in edit_set["edits"]]
+
+
 def test_own_limits_which_objects_change(tmp_path):
     """Issue 16: b loses to a on the score (S3, O2); raising b's priority or
     moving the InferenceService's selector to y, a class only b lists (A3),

@@ -145,7 +145,7 @@ def minimal_causes(before: Cluster, after: Cluster, query: Query, a: QueryAnswer
                 fact.edit_bit(Term(f"e({number})"), facet.term, 1 << bit)
 
     def wrong(k: int, answer: QueryAnswer) -> str | None:
-        return None if first(answer) == goal else f"gives {first(answer)} for {query}, not {goal}"
+        return None if state(answer) == state(b) else f"gives {first(answer)} for {query}, not {goal}"
 
     def holds(sets: list[list[Change]]) -> list[bool]:
         claims = [Claim(chosen, diffing.apply(before, chosen), [query], wrong,
@@ -223,7 +223,7 @@ def _verified(before: Cluster, items: list[Item]) -> None:
 
     def claim(edit_set: tuple, found: list[Item]) -> Claim:
         def wrong(k: int, answer: QueryAnswer) -> str | None:
-            if first(answer) == first(found[k].after):
+            if state(answer) == state(found[k].after):  # the runtime, and no outcome (edits.lp)
                 return None
             return f"gives {first(answer)} for {found[k].query}, not {first(found[k].after)}"
 

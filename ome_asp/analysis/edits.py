@@ -16,7 +16,7 @@ import clingo
 
 from ome_asp.errors import InternalError
 from ome_asp.input.objects import Cluster, Query, RuntimeRef
-from ome_asp.solver import ask
+from ome_asp.solver import ask, gosort
 from ome_asp.solver.answer import Answer, Criterion, QueryAnswer
 from ome_asp.solver.facts import Facts, Term
 from ome_asp.solver.programs import Variant
@@ -164,7 +164,11 @@ def search(facts: Facts, variant: Variant, terms: EditTerms[Edit], holds: Callab
 def scope_and_score_first(answer: QueryAnswer, want: RuntimeRef) -> str | None:
     """What a search under Go's order vouches for (edits.lp's order_by_score):
     `want` qualifies and no runtime has an earlier scope (O1) or its scope
-    and a higher score (O2), read from the rank keys; what is wrong, or None."""
+    and a higher score (O2), read from the rank keys, and the query ends
+    with no outcome (edits.lp) but Go's own (its order unspecified, which
+    the order decides); what is wrong, or None."""
+    if answer.ended is not None:
+        return None if answer.ended[0] == gosort.ORDER_UNSPECIFIED else f"ends the query with outcome {answer.ended[0]}"
     if want not in answer.verdicts or not answer.verdicts[want].qualifies:
         return f"does not make {want} qualify"
     key = answer.verdicts[want].cost[:2]

@@ -419,14 +419,16 @@ def _search(asked: _Asked, own: str, robust: bool = False) -> tuple[Found[Edit],
 
 
 def _wins(want: RuntimeRef, robust: bool = False):
-    """What is wrong with an answer to the steered query, if anything: the
-    wanted runtime must be the first of the order and the one OME uses (a
-    --model query uses none); `robust`, under Go's order, first whatever
-    the names and creation times."""
+    """What is wrong with an answer to the steered query, if anything: it
+    must end with no outcome, the wanted runtime the first of the order and
+    the one OME uses (a --model query uses none); `robust`, under Go's
+    order, first whatever the names and creation times."""
     def wrong(k: int, answer: QueryAnswer) -> str | None:
+        if k == 0 and answer.ended is not None:  # no order: explain prints no table (docs/profiles.md section 0)
+            return f"ends the query with outcome {answer.ended[0]}"
         first = bool(answer.ranking) and answer.ranking[0] == want
         if k > 0 or (first and answer.outcome.used in (None, want)
-                     and not (robust and answer.ended is None and not gosort.wins_without_names(answer, want))):
+                     and not (robust and not gosort.wins_without_names(answer, want))):
             return None
         return f"does not make {want} win" + (" on score or distance" if first and robust else "")
 
