@@ -16,7 +16,7 @@ from .lp import answer_sets, optimal_models, optimum, run
 
 EDITS = ("edits.lp",)
 COMPARE = ("edits.lp", "compare.lp")
-UPSTREAM = ("edit/1", "wanted/1", "rank_key/3")
+UPSTREAM = ("edit/1", "wanted/1", "rank_key/3", "query_outcome/3")
 EDITS_UPSTREAM = UPSTREAM + ("criterion/2",)  # the edit program's levels (steer.lp, compare.lp)
 COMPARE_UPSTREAM = UPSTREAM + ("facet/1", "edit_bit/3", "wanted_nothing/0")
 
@@ -51,6 +51,14 @@ def test_the_wanted_runtime_must_be_first_at_every_step(rival, step):
 def test_a_wanted_runtime_that_does_not_qualify_is_no_goal():
     """Q9: without a rank key T is not in the order, even with no rival."""
     assert answer_sets(EDITS, facts("query(1).", f"wanted({T})."), upstream=EDITS_UPSTREAM) == []
+
+
+def test_a_query_that_ends_with_an_outcome_is_no_goal():
+    """D-262 (Z3, docs/profiles.md section 0): an outcome ends the query, so
+    there is no order to be first in, whatever the rank keys say."""
+    base = ("query(1).", f"wanted({T}).", f"rank_key(1,{T},(1,-2,0,5)).")
+    assert len(answer_sets(EDITS, facts(*base), upstream=EDITS_UPSTREAM)) == 1
+    assert answer_sets(EDITS, facts(*base, f"query_outcome(1,panic,{T})."), upstream=EDITS_UPSTREAM) == []
 
 
 def test_the_order_of_another_query_does_not_count():
