@@ -16,7 +16,7 @@ import shutil
 import jsonschema
 import pytest
 import yaml
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, ROOT, run_cli
 from junitparser import Failure, JUnitXml
 
 from ome_asp.render import ci
@@ -190,3 +190,41 @@ def test_find_property_junit_passes(cli):
 def test_ci_formats_need_all_models(cli):
     run = cli("explain", "--model", "x", "-f", str(ADMISSION), "-o", "junit")
     assert run.code == 1 and run.stderr.splitlines()[-1] == "error: -o junit needs --all-models: a check per model"
+
+
+# --- compare ------------------------------------------------------------------------------
+
+CATALOG_PR = ("--before", "fixtures/compare/catalog-pr/before", "--after", "fixtures/compare/catalog-pr/after",
+              "--all-models")
+
+
+def test_compare_sarif_points_at_the_line_of_each_cause(monkeypatch):
+    """A changed model is a result at its cause's line in the later snapshot
+    (compare's causes): the lost DeepSeek at srt-qwen2's `autoSelect: false`,
+    Mistral at vllm-mistral's new weight; --fail-on's kinds are errors, the
+    others warnings (fails with the object's line, or every change an error)."""
+    monkeypatch.chdir(ROOT)
+    run = run_cli("compare", *CATALOG_PR, "--fail-on", "lost", "-o", "sarif")
+    assert run.code == 1
+    results = {r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]: r
+               for r in valid_sarif(run.stdout)["runs"][0]["results"]}
+    assert len(results) == 5
+    lines = {}
+    for subject, result in results.items():
+        region = result["locations"][0]["physicalLocation"]
+        path = region["artifactLocation"]["uri"]
+        lines[subject] = (result["ruleId"], result["level"], path.rsplit("/", 1)[-1],
+                          (ROOT / path).read_text().splitlines()[region["region"]["startLine"] - 1].strip())
+    assert lines["--model deepseek-r1-distill-qwen-14b -n default"] == ("lost", "error", "srt-qwen2.yaml", "autoSelect: false")
+    assert lines["--model mistral-7b-instruct -n default"] == ("moved", "warning", "vllm-mistral.yaml", "weight: 2")
+
+
+def test_compare_junit_has_a_case_per_model(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    run = run_cli("compare", *CATALOG_PR, "--fail-on", "lost,moved", "-o", "junit")
+    assert run.code == 1
+    suites = {suite.name: suite for suite in JUnitXml.fromstring(run.stdout)}
+    assert {name: (s.tests, s.failures) for name, s in suites.items()} == {
+        "lost": (1, 1), "moved": (4, 4), "unchanged": (1, 0)}
+    run = run_cli("compare", *CATALOG_PR, "--fail-on", "gained", "-o", "github")
+    assert run.code == 0 and run.stdout.count("::warning ") == 5 and "::error" not in run.stdout

@@ -253,8 +253,9 @@ def add_parser(commands, common) -> None:
                        help="compare a snapshot without runtimes or models (else an error), with a warning")
     parser.add_argument("--profiles", metavar="A,B", help="compare -f's manifests under two profiles")
     parser.add_argument("--ome-versions", metavar="X,Y", help="compare -f's manifests under two OME releases' profiles")
-    parser.add_argument("-o", "--output", choices=("table", "json", "yaml", "markdown"), default="table",
-                        help="markdown: for a pull request's comment (a summary table, details folded)")
+    parser.add_argument("-o", "--output", choices=("table", "json", "yaml", "markdown", "junit", "sarif", "github"),
+                        default="table", help="markdown: for a pull request's comment (a summary table, details "
+                        "folded); junit, sarif, github: a check per query for CI, failed by --fail-on's kinds")
     parser.add_argument("--fail-on", metavar="KINDS", type=_kinds, action="append",
                         help="the kinds of change that fail the gate (exit 1; else 0), comma-separated or repeated: "
                         "lost (a model had a runtime and has none), moved (another runtime), changed (an error or "
@@ -345,6 +346,10 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(render_text(result, gate, args.all, args.show_ignored))
     elif args.output == "markdown":
         stdout.write(render_markdown(result, gate, args.max_bytes or MARKDOWN_BYTES))
-    else:
+    elif args.output in ("json", "yaml"):
         report.dump(to_document(result, gate, args.all), args.output, stdout)
+    else:
+        from ome_asp.render import ci
+
+        stdout.write(ci.render(args.output, ci.comparison(result, gate), ci.CHANGES, f"ome-asp compare: {gate.text()}"))
     return Exit.NEGATIVE if gate.failing else Exit.OK

@@ -17,7 +17,7 @@ from urllib.parse import quote as uri_quote
 from ome_asp import __version__
 from ome_asp.input.objects import Cluster, Query, RuntimeRef, Source
 from ome_asp.records import record
-from ome_asp.render import reasons, report
+from ome_asp.render import compare, reasons, report
 from ome_asp.solver.answer import QueryAnswer
 
 #: The formats, as -o names them.
@@ -89,6 +89,42 @@ def selection(query: Query, answer: QueryAnswer, models: dict[tuple[str | None, 
     if not answer.ranking:
         return Finding(SELECTION, subject, ERROR, report.no_runtime_message(answer, query.namespace) or "", file, line)
     return Finding(SELECTION, subject, PASS, f"selects {answer.ranking[0]}", file, line)
+
+
+#: compare's rules: each kind of change (render/compare.py's CHANGE_KINDS), and none
+CHANGES = {
+    "lost": "a query that had a runtime keeps one (not no runtime, an error or an outcome)",
+    "moved": "a query keeps its runtime (not another)",
+    "changed": "a query's error or outcome stays as it was",
+    "gained": "a query without a runtime stays without one",
+    "unchanged": "the query keeps its answer",
+}
+
+
+def comparison(result: compare.Comparison, gate: compare.Verdict) -> list[Finding]:
+    """compare's checks, one per query: a changed one fails when --fail-on's
+    gate names its kind (else a warning), at the file and line of its first
+    cause's first change that has one (the later snapshot's, the earlier's
+    for a removal: compare's causes, render/compare.py); one that keeps its
+    answer passes."""
+    findings = []
+    earlier, later = result.labels
+    for item in result.items:
+        kind = compare.change_kind(item)
+        cause = item.causes[0] if item.causes else []
+        # a list's change by its first entry's place (the line a reviewer edits), else the change's own
+        places = [p for c in cause for p in (*(part[3] for part in getattr(c, "parts", ())), getattr(c, "place", None))]
+        place = next((p for p in places if p is not None), None)
+        message = (f"{compare.answer_text(item.before)} ({earlier}) → {compare.answer_text(item.after)} ({later})"
+                   + ("; cause: " + "; ".join(c.describe() for c in cause) if cause else ""))
+        findings.append(Finding(kind, _target(item.query), ERROR if kind in gate.gate else WARNING, message,
+                                *((place.file, place.line) if place is not None else (None, None))))
+    return findings + [Finding("unchanged", _target(query), PASS, f"keeps {compare.answer_text(answer)}")
+                       for query, answer in result.unchanged]
+
+
+def _target(query: Query) -> str:
+    return f"--model {query.model} -n {query.namespace}" if query.model is not None else f"--isvc {query.isvc} -n {query.namespace}"
 
 
 def admission(verdicts: Iterable[tuple[RuntimeRef, str | None]], runtimes: dict[RuntimeRef, Source]) -> list[Finding]:

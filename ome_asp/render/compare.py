@@ -254,7 +254,7 @@ def _header(query: Query) -> str:
     return f"# compare {target} -n {query.namespace}"
 
 
-def _answer_text(answer: QueryAnswer) -> str:
+def answer_text(answer: QueryAnswer) -> str:
     kind, *rest = state(answer)
     if kind == "error":
         return f"error: {rest[0]}"
@@ -317,7 +317,7 @@ def render_text(result: Comparison, gate: Verdict, listed: bool, show_ignored: b
     count = len(result.unchanged)
     lines += ["", f"{count} of {result.queries} {result.noun} keep their runtime."]
     if listed:
-        lines += [f"  {_header(q)[2:]}: {_answer_text(a)}" for q, a in result.unchanged]
+        lines += [f"  {_header(q)[2:]}: {answer_text(a)}" for q, a in result.unchanged]
     found = idle(result)
     if found:
         lines += [f"Changes read by selection that changed no selection: {idle_summary(found, result.noun)}."]
@@ -329,7 +329,7 @@ def render_text(result: Comparison, gate: Verdict, listed: bool, show_ignored: b
 def _item_text(item: Item, labels: tuple[str, str]) -> list[str]:
     """One query's comparison in full: its answers, what decides, the rows that changed, the causes."""
     lines = ["", _header(item.query),
-             f"Selected: {_answer_text(item.before)} ({labels[0]}) → {_answer_text(item.after)} ({labels[1]})"]
+             f"Selected: {answer_text(item.before)} ({labels[0]}) → {answer_text(item.after)} ({labels[1]})"]
     decided = decided_by(item, _earlier(labels))
     if decided is not None:
         lines.append(f"{'Decided by' if decided[0].startswith('O') else 'Why:'} {decided[1]}")
@@ -365,7 +365,7 @@ def _group_text(group: list[Item], labels: tuple[str, str]) -> list[str]:
     lines = ["", f"# {group_title(group)}"]
     for item in group:
         decided = decided_by(item, _earlier(labels))
-        lines.append(f"  {_header(item.query)[10:]}: {_answer_text(item.before)} → {_answer_text(item.after)}"
+        lines.append(f"  {_header(item.query)[10:]}: {answer_text(item.before)} → {answer_text(item.after)}"
                      + ("" if decided is None else f" ({decided[1]})"))
     weak = [(item, why) for item in group if (why := fragile(item)) is not None]
     if weak:
