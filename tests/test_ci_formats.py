@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -228,3 +230,60 @@ def test_compare_junit_has_a_case_per_model(monkeypatch):
         "lost": (1, 1), "moved": (4, 4), "unchanged": (1, 0)}
     run = run_cli("compare", *CATALOG_PR, "--fail-on", "gained", "-o", "github")
     assert run.code == 0 and run.stdout.count("::warning ") == 5 and "::error" not in run.stdout
+
+
+def catalog_repository(top: Path) -> None:
+    """fixtures/compare/catalog-pr as a git repository: models/ and config/
+    (its before snapshot, a kustomization reading ../models) committed; then
+    config/ the after snapshot, committed too."""
+    catalog = FIXTURES / "compare" / "catalog-pr"
+    shutil.copytree(catalog / "models", top / "models")
+    for snapshot in ("before", "after"):
+        shutil.rmtree(top / "config", ignore_errors=True)
+        shutil.copytree(catalog / snapshot, top / "config")
+        git(top, "add", "-A")
+        git(top, "commit", "-q", "-m", snapshot)
+
+
+def git(top: Path, *argv: str) -> None:
+    identity = ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "-C", str(top), *identity, *argv], check=True, capture_output=True)
+
+
+def test_compare_git_locations_are_the_repository_s_files(tmp_path, monkeypatch):
+    """--git names a revision's files `REV:path`; code scanning and the
+    annotations need the path from the repository's top (compare's JSON
+    puts the revision beside it): HEAD's srt-qwen2.yaml at `autoSelect:
+    false` (fails with `HEAD:config/...` kept, which is no file: the
+    location is lost). `--git HEAD~1`, the pre-commit hook's question: with
+    srt-qwen2.yaml put back in the working tree, no model is lost, so the
+    gate passes and the moves are warnings at the working tree's files."""
+    git(tmp_path, "init", "-q")
+    catalog_repository(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    run = run_cli("compare", "--git", "HEAD~1..HEAD", "-k", "config", "--all-models", "--fail-on", "lost", "-o", "sarif")
+    assert run.code == 1, run.stderr
+    [lost] = [r for r in valid_sarif(run.stdout)["runs"][0]["results"] if r["level"] == "error"]
+    physical = lost["locations"][0]["physicalLocation"]
+    assert physical["artifactLocation"]["uri"] == "config/runtimes/srt-qwen2.yaml"
+    lines = (tmp_path / "config" / "runtimes" / "srt-qwen2.yaml").read_text().splitlines()
+    assert lines[physical["region"]["startLine"] - 1].strip() == "autoSelect: false"
+
+    shutil.copy(FIXTURES / "compare" / "catalog-pr" / "before" / "runtimes" / "srt-qwen2.yaml", tmp_path / "config" / "runtimes")
+    run = run_cli("compare", "--git", "HEAD~1", "-k", "config", "--all-models", "--fail-on", "lost", "-o", "github")
+    assert run.code == 0, run.stderr
+    assert run.stdout.count("::warning ") == 4 and "::error" not in run.stdout
+    assert "::warning file=config/runtimes/vllm-mistral.yaml,line=10,title=moved%3A --model mistral-7b-instruct" in run.stdout
+
+
+@pytest.mark.parametrize("flags, message", [
+    (("--show-ignored",), "error: --show-ignored: -o junit checks the queries; -o json lists the ignored changes"),
+    (("--show", "opt"), "error: --show opt prints the causes' optimum: -o junit does not apply"),
+    (("--max-bytes", "4096"), "error: --max-bytes: a budget for -o markdown's comment; -o junit is never cut"),
+])
+def test_compare_ci_formats_refuse_what_they_do_not_write(monkeypatch, flags, message):
+    """--show opt with -o junit printed the optimum as YAML; --show-ignored
+    said -o junit lists every ignored change (it lists none)."""
+    monkeypatch.chdir(ROOT)
+    run = run_cli("compare", *CATALOG_PR, "-o", "junit", *flags)
+    assert (run.code, run.stderr.splitlines()) == (2, [message])

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import FIXTURES, ROOT
+from test_ci_formats import catalog_repository
 
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 HOOKS = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
@@ -112,7 +113,7 @@ def test_the_profile_agreement_step_reports_where_the_profiles_disagree():
 def test_the_hooks_read_the_manifests_their_args_name():
     """Selection and admission read the whole catalog: no hook is handed only
     the changed files (fails with pass_filenames left on)."""
-    assert {hook["id"] for hook in HOOKS} == {"ome-asp-admit", "ome-asp-models"}
+    assert {hook["id"] for hook in HOOKS} == {"ome-asp-admit", "ome-asp-models", "ome-asp-compare"}
     for hook in HOOKS:
         assert hook["language"] == "python" and hook["pass_filenames"] is False
         assert hook["entry"].startswith("ome-asp ")
@@ -123,13 +124,13 @@ def git(*argv: str, cwd: Path) -> str:
     return subprocess.run(["git", *identity, *argv], cwd=cwd, check=True, capture_output=True, text=True).stdout
 
 
-@pytest.mark.slow
-def test_pre_commit_runs_the_hooks_on_a_repository(tmp_path):
-    """pre-commit installs ome-asp from a copy of this repository (its tracked
-    files, committed) and runs ome-asp-admit and
-    ome-asp-models on a catalog: both fail on the denied runtimes, naming
-    them; with the catalog fixed, both pass. Needs PyPI (pre-commit
-    installs the hook's environment with pip)."""
+@pytest.fixture(scope="module")
+def hooks_repository(tmp_path_factory) -> tuple[Path, str, dict]:
+    """A copy of this repository (its tracked files, committed) for
+    pre-commit to install ome-asp from, its revision, and
+    pre-commit's environment: one store, so ome-asp is pip-installed once
+    for the module's tests."""
+    tmp_path = tmp_path_factory.mktemp("hooks")
     project = tmp_path / "ome-asp"
     project.mkdir()
     # every tracked file, as the working tree has it: the package's data (encoding/, docs/,
@@ -142,27 +143,76 @@ def test_pre_commit_runs_the_hooks_on_a_repository(tmp_path):
     git("add", "-A", cwd=project)
     git("commit", "-q", "-m", "ome-asp", cwd=project)
     rev = git("rev-parse", "HEAD", cwd=project).strip()
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    return project, rev, env
 
+
+def pre_commit(user: Path, env: dict, *argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", *argv], cwd=user, env=env, capture_output=True,
+                          text=True)
+
+
+def use_hooks(user: Path, hooks_repository: tuple[Path, str, dict], hooks: list[dict]) -> None:
+    project, rev, _ = hooks_repository
+    (user / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{"repo": str(project), "rev": rev, "hooks": hooks}]}))
+
+
+@pytest.mark.slow
+def test_pre_commit_runs_the_hooks_on_a_repository(tmp_path, hooks_repository):
+    """pre-commit installs ome-asp from a copy of this repository and runs
+    ome-asp-admit and ome-asp-models on a catalog: both fail on the denied
+    runtimes, naming them; with the catalog fixed, both pass. Needs PyPI
+    (pre-commit installs the hook's environment with pip)."""
+    env = hooks_repository[2]
     user = tmp_path / "catalog"
     (user / "config").mkdir(parents=True)
     shutil.copy(ADMISSION, user / "config" / "manifests.yaml")
-    hooks = [{"id": hook["id"], "args": ["-f", "config"]} for hook in HOOKS]
-    (user / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{"repo": str(project), "rev": rev, "hooks": hooks}]}))
+    use_hooks(user, hooks_repository, [{"id": hook, "args": ["-f", "config"]} for hook in ("ome-asp-admit", "ome-asp-models")])
     git("init", "-q", cwd=user)
     git("add", "-A", cwd=user)
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
 
-    def pre_commit() -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"], cwd=user, env=env,
-                              capture_output=True, text=True)
-
-    run = pre_commit()
+    run = pre_commit(user, env, "--all-files")
     assert run.returncode == 1, run.stdout + run.stderr
     assert "ClusterServingRuntime rt-w4: DENIED: different priorities" in run.stdout
     assert "::error file=config/manifests.yaml,line=35,title=admission%3A ClusterServingRuntime rt-w4::" in run.stdout
     documents = [d for d in yaml.safe_load_all((user / "config" / "manifests.yaml").read_text())
                  if d["metadata"]["name"] not in ("rt-w3", "rt-w4", "rt-denied-for-good")]
     (user / "config" / "manifests.yaml").write_text(yaml.safe_dump_all(documents))
-    run = pre_commit()
+    run = pre_commit(user, env, "--all-files")
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.count("Passed") == 2
+
+
+@pytest.mark.slow
+def test_pre_commit_compares_the_commit_with_head(tmp_path, hooks_repository):
+    """ome-asp-compare (`compare --git HEAD`) on a commit being made: the
+    staged change of fixtures/compare/catalog-pr, before committed, after
+    staged, fails it on the model that loses its runtime, at the staged
+    file's line (srt-qwen2.yaml's `autoSelect: false`), and shows the moves
+    as warnings; with srt-qwen2.yaml's change taken back, it passes and
+    still shows them (verbose). An unstaged change is not the commit's:
+    pre-commit sets it aside, so the hook does not see it."""
+    env = hooks_repository[2]
+    user = tmp_path / "catalog"
+    user.mkdir()
+    git("init", "-q", cwd=user)
+    use_hooks(user, hooks_repository, [{"id": "ome-asp-compare", "args": ["-k", "config"]}])
+    catalog_repository(user)  # before, then after, committed
+    git("reset", "-q", "--soft", "HEAD~1", cwd=user)  # after is staged on top of before: the commit being made
+
+    run = pre_commit(user, env)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert ("::error file=config/runtimes/srt-qwen2.yaml,line=14,title=lost%3A --model deepseek-r1-distill-qwen-14b "
+            "-n default::ClusterServingRuntime srt-qwen2 (before) → no runtime (after)") in run.stdout
+    assert run.stdout.count("::warning ") == 4
+
+    qwen = user / "config" / "runtimes" / "srt-qwen2.yaml"
+    shutil.copy(FIXTURES / "compare" / "catalog-pr" / "before" / "runtimes" / qwen.name, qwen)
+    put_back = qwen.read_bytes()
+    run = pre_commit(user, env)  # put back in the working tree only: the commit still loses the model
+    assert run.returncode == 1 and "::error " in run.stdout, run.stdout + run.stderr
+    assert qwen.read_bytes() == put_back  # pre-commit restored the unstaged file
+    git("add", str(qwen), cwd=user)
+    run = pre_commit(user, env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "::error" not in run.stdout and run.stdout.count("::warning ") == 4

@@ -319,11 +319,13 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     check_mode(args, pair)
     if args.show_ignored and args.output != "table":
         raise UsageError(f"--show-ignored: -o {args.output} " + ("lists every ignored change (ignoredChanges)"
-                         if args.output != "markdown" else "counts them; -o json lists them"))
+                         if args.output in ("json", "yaml") else "counts them; -o json lists them"
+                         if args.output == "markdown" else "checks the queries; -o json lists the ignored changes"))
     if args.max_bytes is not None and args.output != "markdown":
         raise UsageError(f"--max-bytes: a budget for -o markdown's comment; -o {args.output} is never cut")
-    if args.show == "opt" and (args.output == "markdown" or args.fail_on is not None):
-        raise UsageError("--show opt prints the causes' optimum: -o markdown and --fail-on do not apply")
+    if args.show == "opt" and (args.output not in ("table", "json", "yaml") or args.fail_on is not None):
+        raise UsageError(f"--show opt prints the causes' optimum: {'--fail-on' if args.fail_on else f'-o {args.output}'} "
+                         "does not apply")
     if pair is not None:
         if args.profile is not None or args.ome_version is not None:
             raise UsageError("--profile/--ome-version cannot be combined with --profiles/--ome-versions")

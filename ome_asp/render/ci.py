@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from urllib.parse import quote as uri_quote
 
 from ome_asp import __version__
+from ome_asp.input.changes import Place
 from ome_asp.input.objects import Cluster, Query, RuntimeRef, Source
 from ome_asp.records import record
 from ome_asp.render import compare, reasons, report
@@ -48,10 +49,18 @@ def at(source: Source | None) -> tuple[str | None, int | None]:
     in the repository's root, and code scanning and annotations name files
     from there); (None, None) for stdin, kubectl's output and a serve
     request's documents."""
-    if source is None or source.json_path or source.line is None or not os.path.isfile(source.file):
+    if source is None or source.json_path or source.line is None:
         return None, None
-    relative = os.path.relpath(source.file)
-    return (source.file if relative.startswith(os.pardir + os.sep) else relative), source.line
+    return _opened(source.file), source.line
+
+
+def _opened(file: str) -> str | None:
+    """`at`'s name of a file: relative to the working directory where it lies
+    under it; None where it is no file (stdin, kubectl's output)."""
+    if not os.path.isfile(file):
+        return None
+    relative = os.path.relpath(file)
+    return file if relative.startswith(os.pardir + os.sep) else relative
 
 
 def failed(findings: Iterable[Finding]) -> bool:
@@ -105,22 +114,27 @@ def comparison(result: compare.Comparison, gate: compare.Verdict) -> list[Findin
     """compare's checks, one per query: a changed one fails when --fail-on's
     gate names its kind (else a warning), at the file and line of its first
     cause's first change that has one (the later snapshot's, the earlier's
-    for a removal: compare's causes, render/compare.py); one that keeps its
-    answer passes."""
+    for a removal: compare.places; a git revision's file by its path from
+    the repository's top, as its JSON names it); one that keeps its answer
+    passes."""
     findings = []
     earlier, later = result.labels
     for item in result.items:
         kind = compare.change_kind(item)
         cause = item.causes[0] if item.causes else []
-        # a list's change by its first entry's place (the line a reviewer edits), else the change's own
-        places = [p for c in cause for p in (*(part[3] for part in getattr(c, "parts", ())), getattr(c, "place", None))]
-        place = next((p for p in places if p is not None), None)
+        place = next((p for edit in cause for p in compare.places(edit)), None)
+        file, line = (None, None) if place is None else (_placed_file(place, result), place.line)
         message = (f"{compare.answer_text(item.before)} ({earlier}) → {compare.answer_text(item.after)} ({later})"
-                   + ("; cause: " + "; ".join(c.describe() for c in cause) if cause else ""))
+                   + ("; cause: " + "; ".join(edit.describe() for edit in cause) if cause else ""))
         findings.append(Finding(kind, _target(item.query), ERROR if kind in gate.gate else WARNING, message,
-                                *((place.file, place.line) if place is not None else (None, None))))
+                                file, None if file is None else line))
     return findings + [Finding("unchanged", _target(query), PASS, f"keeps {compare.answer_text(answer)}")
                        for query, answer in result.unchanged]
+
+
+def _placed_file(place: Place, result: compare.Comparison) -> str | None:
+    file, revision = compare.within(place.side, place.file, result)
+    return file if revision is not None else _opened(file)
 
 
 def _target(query: Query) -> str:

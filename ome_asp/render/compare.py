@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from ome_asp.input import changes as diffing
-from ome_asp.input.changes import Change
+from ome_asp.input.changes import Change, Place
 from ome_asp.input.objects import Query, RuntimeRef
 from ome_asp.render import reasons, report
 from ome_asp.solver.answer import Criterion, QueryAnswer
@@ -233,10 +233,21 @@ def _edit_json(edit: Any, result: Comparison) -> dict:
     (what a CI annotation or SARIF location needs)."""
     out = edit.json()
     for place in [out, *out.get("entries", [])]:
-        revision = result.snapshots[place["side"] == "after"].revision if "side" in place else None
-        if revision is not None and place["file"].startswith(f"{revision}:"):
-            place["file"], place["revision"] = place["file"][len(revision) + 1:], revision
+        if "side" in place:
+            place["file"], revision = within(place["side"], place["file"], result)
+            if revision is not None:
+                place["revision"] = revision
     return out
+
+
+def within(side: str, file: str, result: Comparison) -> tuple[str, str | None]:
+    """A file as its side names it: a git revision's `REV:path` as the path
+    from the repository's top and the revision, else as the loader named it
+    (and None)."""
+    revision = result.snapshots[side == "after"].revision
+    if revision is not None and file.startswith(f"{revision}:"):
+        return file[len(revision) + 1:], revision
+    return file, None
 
 
 def _ignored_json(raw: tuple) -> dict:
@@ -639,10 +650,16 @@ def _cause_row(group: list[Item]) -> str:
 
 def _places(edits: list[Change]) -> str:
     """Each edit's file and line (a list's entries each), one a line in the cell."""
-    places = list(dict.fromkeys(str(place) for edit in edits
-                                for place in ([edit.place] if not edit.parts else [p[3] for p in edit.parts])
-                                if place is not None))
-    return "<br>".join(code(place) for place in places) or "—"
+    return "<br>".join(code(place) for place in dict.fromkeys(str(p) for edit in edits for p in places(edit))) or "—"
+
+
+def places(edit: Any) -> list[Place]:
+    """Where an edit is written, the line a reviewer opens: a list's entries
+    each, else the change's own; none for a profile setting or an input
+    without lines."""
+    if not isinstance(edit, Change):
+        return []
+    return [place for place in ([edit.place] if not edit.parts else [part[3] for part in edit.parts]) if place is not None]
 
 
 def _idle_change(entry: Idle) -> str:
