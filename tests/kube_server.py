@@ -24,10 +24,13 @@ RESOURCES = {
 
 
 class KubeServer:
-    """Serves `documents` (OME objects) as a cluster; `forbidden` resources answer 403 (RBAC)."""
+    """Serves `documents` (OME objects) as a cluster; `forbidden` resources answer 403 (RBAC).
+    `resources` and `group` (kind -> (plural, namespaced)) serve other kinds instead:
+    kubectl's own rendering of any JSON (tests/test_kubectl_output.py)."""
 
-    def __init__(self, documents: list[dict], forbidden: frozenset[str] = frozenset()) -> None:
-        self.documents, self.forbidden = documents, forbidden
+    def __init__(self, documents: list[dict], forbidden: frozenset[str] = frozenset(),
+                 resources: dict[str, tuple[str, bool]] = RESOURCES, group: str = GROUP) -> None:
+        self.documents, self.forbidden, self.resources, self.group = documents, forbidden, resources, group
         self.paths: list[str] = []  # what kubectl asked for, in order
         server = self
 
@@ -75,28 +78,29 @@ class KubeServer:
             return 200, {"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": []}
         if parts == ["api", "v1"]:
             return 200, {"kind": "APIResourceList", "groupVersion": "v1", "resources": []}
+        group = self.group
         if parts == ["apis"]:
-            version = {"groupVersion": f"{GROUP}/{VERSION}", "version": VERSION}
+            version = {"groupVersion": f"{group}/{VERSION}", "version": VERSION}
             return 200, {"kind": "APIGroupList", "apiVersion": "v1",
-                         "groups": [{"name": GROUP, "versions": [version], "preferredVersion": version}]}
-        if parts == ["apis", GROUP, VERSION]:
-            return 200, {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": f"{GROUP}/{VERSION}", "resources": [
+                         "groups": [{"name": group, "versions": [version], "preferredVersion": version}]}
+        if parts == ["apis", group, VERSION]:
+            return 200, {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": f"{group}/{VERSION}", "resources": [
                 {"name": plural, "singularName": kind.lower(), "namespaced": namespaced, "kind": kind, "verbs": ["get", "list"]}
-                for kind, (plural, namespaced) in RESOURCES.items()]}
-        if parts[:3] == ["apis", GROUP, VERSION] and len(parts) in (4, 6):
+                for kind, (plural, namespaced) in self.resources.items()]}
+        if parts[:3] == ["apis", group, VERSION] and len(parts) in (4, 6):
             namespace = parts[4] if len(parts) == 6 else None
             return self.listing(parts[-1], namespace)
         return 404, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "NotFound", "code": 404,
                      "message": f"the server could not find the requested resource ({path})"}
 
     def listing(self, plural: str, namespace: str | None) -> tuple[int, dict]:
-        kind = next(k for k, (p, _) in RESOURCES.items() if p == plural)
+        kind = next(k for k, (p, _) in self.resources.items() if p == plural)
         if plural in self.forbidden:
             scope = f' in the namespace "{namespace}"' if namespace else " at the cluster scope"
             return 403, {"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "Forbidden", "code": 403,
-                         "message": f'{plural}.{GROUP} is forbidden: User "test" cannot list resource "{plural}" '
-                                    f'in API group "{GROUP}"{scope}'}
+                         "message": f'{plural}.{self.group} is forbidden: User "test" cannot list resource "{plural}" '
+                                    f'in API group "{self.group}"{scope}'}
         items = [d for d in self.documents if d["kind"] == kind
                  and (namespace is None or d["metadata"].get("namespace", "default") == namespace)]
-        return 200, {"apiVersion": f"{GROUP}/{VERSION}", "kind": f"{kind}List", "metadata": {"resourceVersion": "1"},
+        return 200, {"apiVersion": f"{self.group}/{VERSION}", "kind": f"{kind}List", "metadata": {"resourceVersion": "1"},
                      "items": items}

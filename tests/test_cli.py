@@ -41,7 +41,7 @@ def explain_json(*argv: str) -> dict:
             id="E1-with-effective-out-of-scope",
         ),
         pytest.param(["--model", MODEL], "no input: pass the manifests with -f FILE, -f DIR, -f - (stdin), -k DIR or --from-cluster", id="E2-no-input"),
-        pytest.param(["--model", MODEL, "-f", WORKED, "-o", "xml"], "argument -o/--output: invalid choice: 'xml' (choose from 'table', 'wide', 'json', 'yaml', 'junit', 'sarif', 'github')", id="E2-bad-output"),
+        pytest.param(["--model", MODEL, "-f", WORKED, "-o", "xml"], "argument -o/--output: invalid choice: 'xml' (choose from 'table', 'wide', 'json', 'yaml', 'junit', 'sarif', 'github', 'name', 'jsonpath=TEMPLATE', 'custom-columns=SPEC')", id="E2-bad-output"),
     ],
 )
 def test_flag_errors_are_one_line_and_exit_1(argv, message):

@@ -18,9 +18,9 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
-from ome_asp.commands.options import add_overlay_flag, load_cluster
+from ome_asp.commands.options import add_output_flags, add_overlay_flag, kubectl_view, load_cluster
 from ome_asp.errors import Exit
-from ome_asp.render import admission_report, report
+from ome_asp.render import admission_report, kubectl, report
 from ome_asp.solver import ask
 from ome_asp.solver.programs import Variant
 
@@ -35,13 +35,19 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
     )
     common(parser, namespace=False)  # admission does not depend on a namespace
     add_overlay_flag(parser)
-    parser.add_argument("-o", "--output", choices=("text", "json", "yaml", "junit", "sarif", "github"), default="text",
-                        help="junit, sarif, github: a check per runtime, for CI (docs/compare.md)")
+    add_output_flags(parser, ("text", "json", "yaml", "junit", "sarif", "github"),
+                     "junit, sarif, github: a check per runtime, for CI (docs/compare.md)")
     parser.set_defaults(run=run)
     return parser
 
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+    if kubectl.is_format(args.output):
+        return kubectl_view(_admit, args, stdin, stdout, stderr)
+    return _admit(args, stdin, stdout, stderr)
+
+
+def _admit(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     cluster = load_cluster(args, stdin, stderr)
     run = ask.ask(cluster, [], Variant.ADMIT)
     verdicts = admission_report.verdicts(run.facts, run.answer)

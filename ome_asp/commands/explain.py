@@ -18,11 +18,15 @@ from ome_asp.commands.options import (
     add_explain_targets,
     add_input_flags,
     add_jobs_flag,
+    add_output_flags,
     add_overlay_flag,
+    add_selection_flags,
+    kubectl_view,
     load_cluster,
     print_denied,
     print_outcome,
     profile_of,
+    selected_by,
     warn_denied,
 )
 from ome_asp.errors import Exit, UsageError
@@ -30,7 +34,7 @@ from ome_asp.input import profiles
 from ome_asp.input.documents import quote
 from ome_asp.input.loader import closest
 from ome_asp.input.objects import Query, RuntimeRef
-from ome_asp.render import reasons, report
+from ome_asp.render import kubectl, reasons, report
 from ome_asp.solver import ask
 from ome_asp.solver.answer import Answer, QueryAnswer
 from ome_asp.solver.programs import Variant
@@ -53,10 +57,10 @@ def add_parser(commands) -> None:
     )
     add_input_flags(explain)
     add_overlay_flag(explain)
-    explain.add_argument("-o", "--output", choices=("table", "wide", "json", "yaml", "junit", "sarif", "github"), default="table",
-                         metavar="FORMAT",
-                         help="table (default), wide, json, yaml; junit, sarif, github (--all-models): a check per model "
-                              "(served by a runtime) and per runtime the admission webhook denies, for CI; exit 1 when one fails")
+    add_selection_flags(explain, "--all-models", "models")
+    add_output_flags(explain, ("table", "wide", "json", "yaml", "junit", "sarif", "github"),
+                     "junit, sarif, github (--all-models): a check per model (served by a runtime) and per runtime "
+                     "the admission webhook denies, for CI; exit 1 when one fails")
     explain.add_argument(
         "--show", choices=("facts", "opt"),
         help="instead of the result, facts: the facts of this run as a logic program "
@@ -80,11 +84,18 @@ def add_parser(commands) -> None:
 
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     _check_explain_flags(args)
+    if kubectl.is_format(args.output) and args.show != "facts":
+        return kubectl_view(_explain, args, stdin, stdout, stderr)
+    return _explain(args, stdin, stdout, stderr)
+
+
+def _explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     phases = Phases()
     with phases("load"):
         cluster = load_cluster(args, stdin, stderr)
     if args.all_models:
-        return _run_batch(args, cluster, _batch_queries(cluster, args.namespace), phases, stdout, stderr)
+        queries = _batch_queries(cluster, args.namespace, args.selector, args.all_namespaces)
+        return _run_batch(args, cluster, queries, phases, stdout, stderr)
 
     query = Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
     with phases("facts"):
@@ -105,7 +116,8 @@ def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if not cluster.profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
         print(explain_note(cluster.profile), file=stderr)
     with phases("output"), gc_paused():
-        code = _print_single(args.output, query, result.queries[1], stdout, stderr, cluster.profile, notes, keep, cluster)
+        code = _print_single(args.output, query, result.queries[1], stdout, stderr, cluster.profile, notes, keep, cluster,
+                             args.no_headers)
         if details and result.queries[1].ended is not None:  # no ranking to detail (issue 24): the outcome's why
             stdout.write(report.outcome_details(result.queries[1].ended, cluster.profile.name))
         elif details and result.queries[1].verdicts:
@@ -188,8 +200,8 @@ def _run_batch(args, cluster, queries: list[Query], phases: Phases, stdout: Text
                 findings = (*(ci.selection(query, result.queries[n], models) for n, (_, query) in enumerate(chunk, 1)),
                             *(ci.admission(denied, runtimes) if batch.is_first(chunk) else ()))
             else:
-                pieces = [_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep, cache)
-                          for n, (i, query) in enumerate(chunk, 1)]
+                pieces = [_batch_piece(output, i == 0, query, result.queries[n], profile, notes, keep, cache,
+                                       args.no_headers) for n, (i, query) in enumerate(chunk, 1)]
         codes = frozenset(Exit.ERROR if a.error is not None else Exit.OUTCOME if a.ended is not None else Exit.OK
                           for a in result.queries.values())
         return batch.Chunk(pieces, stderr.getvalue(), codes,
@@ -253,19 +265,26 @@ def _check_explain_flags(args) -> None:
         raise UsageError(f"-o {args.output} needs --all-models: a check per model")
     if args.all_models and args.show == "opt":
         raise UsageError("--show opt needs one query (--model or --isvc): --all-models ranks by the keys, optimising nothing")
+    selected_by(args, args.all_models)
 
 
-def _batch_queries(cluster, namespace: str) -> list[Query]:
+def _batch_queries(cluster, namespace: str, selector=None, every_namespace: bool = False) -> list[Query]:
     """--all-models: each BaseModel in its namespace, each ClusterBaseModel in
-    `namespace` (where a BaseModel of the same name would win, M1, it is the
-    same query)."""
-    wanted = {(m.namespace or namespace, m.name) for m in cluster.models}
+    -n's (where a BaseModel of the same name would win, M1, it is the same
+    query); with -A, each ClusterBaseModel in every namespace of the input as
+    well (D-283); with -l, the models whose labels it selects."""
+    namespaces = {namespace}
+    if every_namespace:
+        namespaces |= {o.namespace for o in (*cluster.models, *cluster.runtimes, *cluster.inference_services)
+                       if o.namespace is not None}
+    wanted = {(ns, m.name) for m in cluster.models if selector is None or selector(m.labels)
+              for ns in ([m.namespace] if m.namespace is not None else namespaces)}
     return [Query(namespace=ns, model=name) for ns, name in sorted(wanted)]
 
 
 def _print_single(
     output: str, query: Query, answer: QueryAnswer, stdout: TextIO, stderr: TextIO, profile: profiles.Profile,
-    notes: dict = report.NO_NOTES, keep=None, cluster=None,
+    notes: dict = report.NO_NOTES, keep=None, cluster=None, no_headers: bool = False,
 ) -> int:
     reasons.check_single_answer(answer, cluster, query.namespace)
     if answer.note is not None:
@@ -279,10 +298,10 @@ def _print_single(
     elif not answer.verdicts:
         print(NO_RUNTIMES, file=stderr)  # E6: no candidates at all, no table
     else:
-        table = report.explain_table(answer, wide=output == "wide", keep=keep)
+        table = report.explain_table(answer, wide=output == "wide", keep=keep, headers=not no_headers)
         stdout.write(table)
         if output == "table":
-            hint = _wide_hint(table.count("\n"), report.rows(answer, keep), keep is not None)
+            hint = _wide_hint(table.count("\n") - (not no_headers), report.rows(answer, keep), keep is not None)
             if hint is not None:
                 print(hint, file=stderr)
     return Exit.OK
@@ -294,16 +313,18 @@ SCREEN_LINES = 50  # D-97: a table longer than this no longer fits one terminal 
 def _wide_hint(lines: int, shown: list, filtered: bool) -> str | None:
     """E12 wraps RUNTIME and REASON to 80 columns: on a real catalog one model's
     table is thousands of lines where -o wide has one per runtime (issue 24).
-    A hint when wrapping makes the table longer than a screen."""
-    if lines <= SCREEN_LINES or lines == len(shown) + 1:  # fits, or nothing wrapped
+    A hint when wrapping makes the table longer than a screen (`lines`: the
+    rows' lines, without the header)."""
+    if lines + 1 <= SCREEN_LINES or lines == len(shown):  # fits, or nothing wrapped
         return None
     yes = sum(row.rank is not None for row in shown)
-    return (f"hint: the table wraps to {lines} lines at 80 columns (E12); -o wide prints one line per runtime "
+    return (f"hint: the table wraps to {lines + 1} lines at 80 columns (E12); -o wide prints one line per runtime "
             f"({len(shown) + 1} lines)" + ("" if filtered else f", --compatible-only only the {yes} compatible") + ".")
 
 
 def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, profile: profiles.Profile,
-                 notes: dict = report.NO_NOTES, keep=None, cache: report.RowsCache | None = None) -> str:
+                 notes: dict = report.NO_NOTES, keep=None, cache: report.RowsCache | None = None,
+                 no_headers: bool = False) -> str:
     """A query's part of a batch: its report as a List's item, or its table
     section headed by the equivalent single command (after a blank line);
     `cache`: what the JSON of the queries of one Answer share."""
@@ -319,7 +340,7 @@ def _batch_piece(output: str, first: bool, query: Query, answer: QueryAnswer, pr
         return header + "error: outcome {}: {}\n".format(*answer.ended)
     if not answer.verdicts:
         return header + NO_RUNTIMES + "\n"
-    return header + report.explain_table(answer, wide=output == "wide", keep=keep)
+    return header + report.explain_table(answer, wide=output == "wide", keep=keep, headers=not no_headers)
 
 
 def _count(result: Answer) -> None:

@@ -5,15 +5,16 @@ print alike (an outcome, the admission warnings)."""
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import re
-from typing import TextIO
+from typing import Callable, TextIO
 
 from ome_asp.errors import Exit, InputError, UsageError
 from ome_asp.input import limits, profiles
 from ome_asp.input.loader import load, namespace_warning
 from ome_asp.input.objects import Query
-from ome_asp.render import report
+from ome_asp.render import kubectl, report
 from ome_asp.solver.answer import Answer
 
 
@@ -171,6 +172,62 @@ def source_inputs(args, kustomize: str = "kubectl") -> list[tuple[str, bytes]]:
         target = sources.KubectlTarget(args.context, args.kubeconfig, args.request_timeout)
         inputs.append(sources.kubectl_get(target, None if every else args.namespace, bounds))
     return inputs
+
+
+def add_output_flags(parser: argparse.ArgumentParser, formats: tuple[str, ...], note: str = "") -> None:
+    """-o with the command's own `formats` (the first the default; `note`
+    says what its own help needs) and kubectl's (name, jsonpath=TEMPLATE,
+    custom-columns=SPEC: kubectl_view), and --no-headers."""
+    def output(text: str) -> str:
+        if text in formats:
+            return text
+        if kubectl.is_format(text):
+            kubectl.check(text)  # a template kubectl refuses is a usage error before any input is read
+            return text
+        choices = ", ".join(map(repr, formats + kubectl.FORMATS))
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {choices})")
+
+    parser.add_argument("-o", "--output", type=output, default=formats[0], metavar="FORMAT",
+                        help=f"{'|'.join(formats + kubectl.FORMATS)} (default: %(default)s); "
+                             "kubectl's formats are views of -o json's document" + (f"; {note}" if note else ""))
+    parser.add_argument("--no-headers", action="store_true",
+                        help="leave out the column headers (tables, custom-columns), as kubectl's --no-headers")
+
+
+def kubectl_view(run: Callable[..., int], args, stdin, stdout: TextIO, stderr: TextIO) -> int:
+    """-o name, jsonpath=… or custom-columns=… (D-282): `run` for -o json, its
+    document rendered as kubectl renders an object's JSON; stderr and the
+    exit code are -o json's."""
+    view, args.output = args.output, "json"
+    document = io.StringIO()
+    code = run(args, stdin, document, stderr)
+    if document.getvalue():
+        import json  # only these formats read a document back (D-142)
+
+        stdout.write(kubectl.render(view, json.loads(document.getvalue()), args.no_headers))
+    return code
+
+
+def add_selection_flags(parser: argparse.ArgumentParser, batch: str, what: str) -> None:
+    """-l/--selector and -A/--all-namespaces as kubectl has them, for the run
+    over every `what` that `batch` asks for (D-283); selected_by checks them."""
+    from ome_asp.input import label_selectors
+
+    parser.add_argument("-l", "--selector", type=label_selectors.parse, metavar="SELECTOR",
+                        help=f"with {batch}: only the {what} whose labels match, as kubectl's -l "
+                             "(key=value, key!=value, 'key in (a,b)', 'key notin (a,b)', key, !key; comma: and)")
+    parser.add_argument("-A", "--all-namespaces", action="store_true",
+                        help=f"with {batch}: every namespace of the input (kubectl's -A; "
+                             "a name cannot be asked for across all namespaces)")
+    parser.set_defaults(batch_flag=batch)
+
+
+def selected_by(args, batch: bool) -> None:
+    """-l selects among a batch's queries; a name across all namespaces is kubectl's error."""
+    if args.all_namespaces and not batch:
+        raise UsageError(f"a resource cannot be retrieved by name across all namespaces (-A needs {args.batch_flag})")
+    if args.selector is not None and not batch:
+        raise UsageError(f"-l/--selector selects among the queries of {args.batch_flag}; pass {args.batch_flag}")
 
 
 def add_explain_targets(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup:

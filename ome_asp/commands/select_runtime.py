@@ -31,16 +31,20 @@ from typing import TextIO
 from ome_asp.analysis import batch
 from ome_asp.commands.options import (
     add_jobs_flag,
+    add_output_flags,
     add_overlay_flag,
+    add_selection_flags,
+    kubectl_view,
     load_cluster,
     name_argument,
     print_denied,
     print_outcome,
+    selected_by,
     warn_denied,
 )
 from ome_asp.errors import Exit, UsageError
 from ome_asp.input.objects import Query
-from ome_asp.render import reasons, report
+from ome_asp.render import kubectl, reasons, report
 from ome_asp.render.selection import Selection
 from ome_asp.solver import ask
 from ome_asp.solver.programs import Variant
@@ -61,8 +65,9 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
     target.add_argument("--all", action="store_true", help="every InferenceService of the input, each in its namespace, in one run")
     common(parser)
     add_overlay_flag(parser)
+    add_selection_flags(parser, "--all", "InferenceServices")
     add_jobs_flag(parser, "--all: answer the InferenceServices")
-    parser.add_argument("-o", "--output", choices=("text", "json", "yaml"), default="text")
+    add_output_flags(parser, ("text", "json", "yaml"))
     parser.set_defaults(run=run)
     return parser
 
@@ -70,9 +75,17 @@ def add_parser(commands, common) -> argparse.ArgumentParser:
 def run(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     if sum((args.model is not None, args.isvc is not None, args.all)) != 1:
         raise UsageError("exactly one of --model, --isvc or --all is required")
+    selected_by(args, args.all)
+    if kubectl.is_format(args.output):
+        return kubectl_view(_select, args, stdin, stdout, stderr)
+    return _select(args, stdin, stdout, stderr)
+
+
+def _select(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     cluster = load_cluster(args, stdin, stderr)
-    if args.all:
-        queries = [Query(namespace=i.namespace, isvc=i.name) for i in cluster.inference_services]
+    if args.all:  # every namespace's, -A or not; -l: those whose labels it selects (D-283)
+        queries = [Query(namespace=i.namespace, isvc=i.name) for i in cluster.inference_services
+                   if args.selector is None or args.selector(i.labels)]
         return _run_batch(args, cluster, queries, stdout, stderr)
     query = Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
     result = ask.ask(cluster, [query], Variant.SELECT).answer

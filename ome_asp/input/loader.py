@@ -442,7 +442,7 @@ class _Reader:
         if kind in (SERVING_RUNTIME, CLUSTER_SERVING_RUNTIME):
             self.runtimes.append(_runtime(obj, metadata, spec, created))
         elif kind in (BASE_MODEL, CLUSTER_BASE_MODEL):
-            self.models.append(_model(obj, spec))
+            self.models.append(_model(obj, spec, metadata))
         elif kind == INFERENCE_SERVICE:
             self.services.append(_inference_service(obj, metadata, spec))
         else:
@@ -788,7 +788,16 @@ def _component(obj: _Object, parent: dict, key: str, path: str) -> Component:
     )
 
 
-def _model(obj: _Object, spec: dict) -> Model:
+def _labels(obj: _Object, metadata: dict) -> dict[str, str]:
+    """metadata.labels (map[string]string), for -l."""
+    labels = obj.get(metadata, "metadata", "labels", "object") or {}
+    for key, value in labels.items():
+        obj.check(key, "metadata.labels keys", "string", labels, key)
+        obj.check(value, _join("metadata.labels", key), "string", labels, key)
+    return labels
+
+
+def _model(obj: _Object, spec: dict, metadata: dict) -> Model:
     return Model(
         kind=obj.kind,
         namespace=obj.namespace,
@@ -802,6 +811,7 @@ def _model(obj: _Object, spec: dict) -> Model:
         pipeline=_pipeline(obj, spec, "spec"),
         size=obj.size(spec, "spec", "modelParameterSize"),
         disabled=obj.get(spec, "spec", "disabled", "boolean"),
+        labels=_labels(obj, metadata),
     )
 
 
@@ -886,6 +896,7 @@ def _inference_service(obj: _Object, metadata: dict, spec: dict) -> InferenceSer
         engine_worker_image=obj.dig(spec, "spec", ("engine", "worker", "runner", "image")),
         virtual=profile.virtual_deployment_skip
         and obj.dig(metadata, "metadata", ("annotations", DEPLOYMENT_MODE_ANNOTATION)) == "VirtualDeployment",
+        labels=_labels(obj, metadata),
     )
 
 

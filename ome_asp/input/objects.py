@@ -185,6 +185,8 @@ class Model:
     pipeline: Pipeline | None = None
     size: str | None = None  # spec.modelParameterSize as written
     disabled: bool | None = None
+    # metadata.labels, read by -l alone (D-283): no selection reads them, nor compare
+    labels: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
 
 @record(frozen=True)
@@ -214,6 +216,7 @@ class InferenceService:
     engine_worker_image: str | None = None
     # metadata.annotations["ome.io/deploymentMode"] is VirtualDeployment: code-v0.1.5 skips selection (Q1)
     virtual: bool = False
+    labels: dict[str, str] = field(default_factory=dict, compare=False, repr=False)  # as a Model's
 
 
 @record(frozen=True)

@@ -334,8 +334,10 @@ HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "REASON"]
 WIDE_HEADERS = ["RUNTIME", "SCOPE", "COMPATIBLE", "PRIORITY", "WEIGHT", "SCORE", "DISTANCE", "CHECKS", "REASON"]
 
 
-def explain_table(answer: QueryAnswer, wide: bool = False, keep: Callable[[Row], bool] | None = None) -> str:
-    """E8-E13; `wide` adds SCORE, DISTANCE and every failed check, the first first."""
+def explain_table(answer: QueryAnswer, wide: bool = False, keep: Callable[[Row], bool] | None = None,
+                  headers: bool = True) -> str:
+    """E8-E13; `wide` adds SCORE, DISTANCE and every failed check, the first first;
+    without `headers` (--no-headers), the rows alone, laid out without them."""
     lines = []
     for row in rows(answer, keep):
         v, yes = row.verdict, row.rank is not None
@@ -346,7 +348,7 @@ def explain_table(answer: QueryAnswer, wide: bool = False, keep: Callable[[Row],
             cells += [str(v.score), v.distance or "-", "-"] if yes else ["-", "-", checks]
         cells.append("-" if yes else row.reason)
         lines.append(cells)
-    return render_table(WIDE_HEADERS if wide else HEADERS, lines)
+    return render_table(WIDE_HEADERS if wide else HEADERS, lines, headers=headers)
 
 
 # explain -v on a query that ends with an outcome (issue 24): what ended it and
@@ -531,13 +533,14 @@ def _distance_basis(v: Verdict) -> str:
     basis = v.distance_basis
     if basis is None:
         return "no distance: the model has no modelParameterSize (O3 is skipped)"
+    distance = v.distance
     if basis.name == "one_bound":
         bound = basis.arguments[0].name
-        return f"distance {v.distance}: |{bound} - model size|, the only bound set"
+        return f"distance {distance}: |{bound} - model size|, the only bound set"
     return {
-        "no_range": f"distance {v.distance}: no modelSizeRange",
-        "no_bounds": f"distance {v.distance}: modelSizeRange sets no bound",
-        "both_bounds": f"distance {v.distance}: max - min, the width of the range",
+        "no_range": f"distance {distance}: no modelSizeRange",
+        "no_bounds": f"distance {distance}: modelSizeRange sets no bound",
+        "both_bounds": f"distance {distance}: max - min, the width of the range",
     }[basis.name]
 
 

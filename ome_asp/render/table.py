@@ -86,21 +86,25 @@ def _shrunk_widths(natural: list[int], first: int, second: int, width: int) -> l
 
 
 def render_table(
-    headers: list[str],
+    columns: list[str],
     rows: list[list[str]],
     shrink: tuple[str, str] = ("RUNTIME", "REASON"),
     width: int = 80,
+    headers: bool = True,
 ) -> str:
     """Render the explain table exactly as E11–E13 describe.
 
     `shrink` names the two columns that may narrow (E12's RUNTIME and REASON);
     the constants of E12 assume their headers are at most 7 and 6 long, so a
-    header always fits its column. Every line ends with a newline.
+    header always fits its column. Every line ends with a newline. Without
+    `headers` (--no-headers), the rows alone, laid out as if they were all.
     """
-    header = [escape(h) for h in headers]
+    if not (headers or rows):
+        return ""
+    header = [escape(h) for h in columns]
     cells = [[escape(c) for c in row] for row in rows]
-    natural = [max(len(c) for c in column) for column in zip(header, *cells, strict=True)]
-    first, second = headers.index(shrink[0]), headers.index(shrink[1])
+    natural = [max(map(len, column)) for column in zip(*([header] if headers else []), *cells, strict=True)]
+    first, second = columns.index(shrink[0]), columns.index(shrink[1])
     widths = _shrunk_widths(natural, first, second, width)
 
     def layout(parts: list[str]) -> str:
@@ -108,7 +112,7 @@ def render_table(
         padded = [p.ljust(w) for p, w in zip(parts[:-1], widths)] + parts[-1:]
         return GAP.join(padded).rstrip(" ") + "\n"
 
-    out = [layout(header)]  # the header never wraps
+    out = [layout(header)] if headers else []  # the header never wraps
     for row in cells:
         # Only cells wider than their column can wrap, and only shrink columns
         # are ever narrower than natural.
