@@ -60,6 +60,22 @@ def format_exact(value: Fraction) -> str:
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
+@functools.lru_cache(maxsize=2**10)  # a table repeats a few distances
+def in_units(text: str) -> str:
+    """An exact count (format_exact's text) as the manifests write sizes
+    (issue 36): in the largest of T, B, M it reaches, exactly (`15B`, `1.5M`,
+    `7.25B`); below a million, or a text that is not a decimal (code-v0.1.5's
+    `+Inf`), as it is. For text output only: JSON keeps the exact decimal."""
+    try:
+        value = Fraction(text)
+    except ValueError:
+        return text
+    for suffix in ("T", "B", "M"):
+        if abs(value) >= _MULTIPLIER[suffix]:
+            return format_exact(value / _MULTIPLIER[suffix]) + suffix
+    return text
+
+
 # --- code-v0.1.5: Go's parseModelSize (docs/profiles.md 3.2, issue 17) ------------
 # The text left after one suffix must be what strconv.ParseFloat(s, 64) of Go
 # 1.25 (OME v0.1.5's go.mod) reads whole. Its grammar is spelt out below after

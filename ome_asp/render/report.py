@@ -16,7 +16,7 @@ import yaml
 
 from ome_asp.input.objects import Query, RuntimeRef
 from ome_asp.input.profiles import DEFAULT as DEFAULT_PROFILE
-from ome_asp.input.sizes import is_size
+from ome_asp.input.sizes import in_units, is_size
 from ome_asp.records import field, record
 from ome_asp.render import reasons
 from ome_asp.render.table import GAP, render_table
@@ -345,7 +345,7 @@ def explain_table(answer: QueryAnswer, wide: bool = False, keep: Callable[[Row],
         cells += [str(v.priority), str(v.weight)] if yes else ["-", "-"]  # E9's WEIGHT; the score is not shown (S8)
         if wide:
             checks = ",".join(reasons.check_id(c) for c in v.failures)
-            cells += [str(v.score), v.distance or "-", "-"] if yes else ["-", "-", checks]
+            cells += [str(v.score), in_units(v.distance) if v.distance else "-", "-"] if yes else ["-", "-", checks]
         cells.append("-" if yes else row.reason)
         lines.append(cells)
     return render_table(WIDE_HEADERS if wide else HEADERS, lines, headers=headers)
@@ -504,7 +504,7 @@ def _criterion(above: Verdict, v: Verdict, criteria: dict[int, str]) -> str:
     return {
         "namespaced_first": "O1: the row above is a ServingRuntime, which comes first whatever the score",
         "higher_score": f"O2: score {v.score} < {above.score}",
-        "smaller_distance": f"O3: the same score, distance {v.distance} > {above.distance}",
+        "smaller_distance": f"O3: the same score, distance {in_units(v.distance)} > {in_units(above.distance)}",
         "name_order": f"O4: the same score and distance; {above.runtime.name} sorts first by name",
     }.get(name, name)
 
@@ -533,7 +533,7 @@ def _distance_basis(v: Verdict) -> str:
     basis = v.distance_basis
     if basis is None:
         return "no distance: the model has no modelParameterSize (O3 is skipped)"
-    distance = v.distance
+    distance = in_units(v.distance)  # as the manifests write sizes; JSON keeps the exact count
     if basis.name == "one_bound":
         bound = basis.arguments[0].name
         return f"distance {distance}: |{bound} - model size|, the only bound set"
