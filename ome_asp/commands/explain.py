@@ -31,7 +31,7 @@ from ome_asp.commands.options import (
 )
 from ome_asp.errors import Exit, UsageError
 from ome_asp.input import profiles
-from ome_asp.input.documents import quote
+from ome_asp.input.documents import quote, shown
 from ome_asp.input.loader import closest
 from ome_asp.input.objects import Query, RuntimeRef
 from ome_asp.render import kubectl, reasons, report
@@ -112,7 +112,7 @@ def _explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     _count(result)
     phases.update(result.stats)
     notes = report.notes_json(cluster.warnings, warn_denied(result, stderr))
-    keep, missing = _row_filter(args, result)
+    keep, missing = _row_filter(args, result, cluster)
     if not cluster.profile.explain_available:  # E1-E18 of v1.2.2 and code-v0.1.5
         print(explain_note(cluster.profile), file=stderr)
     with phases("output"), gc_paused():
@@ -128,7 +128,7 @@ def _explain(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
                          and (i.namespace, i.name) == (args.namespace, args.isvc)), None)
             criteria = None if cluster.profile.go_sort else result.criteria  # Go's sort has no criteria
             stdout.write(report.explain_details(result.queries[1], facts.entry_names, facts.weights, keep,
-                                                runtimes, isvc, criteria))
+                                                runtimes, isvc, criteria, frozenset(c.name for c in cluster.accelerator_classes)))
     for line in missing:
         print(line, file=stderr)
     _print_phases(args, phases, [{**result.stats, "facts": facts.program.count("\n")}], stderr)
@@ -229,11 +229,12 @@ def explain_note(profile: profiles.Profile) -> str:
     return f"Note: kubectl ome runtime explain is not available in OME {release}; this table shows {release}'s selection."
 
 
-def _row_filter(args, result: Answer):
+def _row_filter(args, result: Answer, cluster=None):
     """--runtime NAME... and --compatible-only as a row predicate (None: every
     row), and the error line of each --runtime name that is no candidate of a
     single query: as `kubectl get` does, the rows found are printed and each
-    missing name is an error after them (issue 16)."""
+    missing name is an error after them (issue 16), naming a ServingRuntime of
+    that name in another namespace (issue 36)."""
     if not args.runtime and not args.compatible_only:
         return None, []
     missing = []
@@ -242,13 +243,25 @@ def _row_filter(args, result: Answer):
         candidates = {r.name for r in answer.verdicts}
         for name in dict.fromkeys(args.runtime):
             if answer.error is None and answer.ended is None and name not in candidates:
-                denied = any(r.name == name for r in result.denied)
-                close = None if denied else closest(name, tuple(sorted(candidates)))
-                missing.append(f"error: --runtime {name}: " + ("the admission webhook would deny it (see its warning)"
-                                                              if denied else "no candidate runtime of that name for this query")
-                               + ("" if close is None else f"; did you mean {quote(close)}?"))
+                missing.append(f"error: --runtime {name}: {_why_no_candidate(name, result, candidates, cluster, args.namespace)}")
     names = set(args.runtime)
     return (lambda row: (not names or row.runtime.name in names) and (not args.compatible_only or row.rank is not None)), missing
+
+
+def _why_no_candidate(name: str, result: Answer, candidates: set[str], cluster, namespace: str) -> str:
+    """Why the runtime `name` has no row: denied by admission (I9), a
+    ServingRuntime of other namespaces (Q1: only the query's namespace's and
+    the cluster's are candidates), or none of that name (did you mean)."""
+    if any(r.name == name for r in result.denied):
+        return "the admission webhook would deny it (see its warning)"
+    elsewhere = sorted(r.namespace for r in (cluster.runtimes if cluster is not None else ())
+                       if r.name == name and r.namespace is not None)
+    if elsewhere:
+        where = ", ".join(f"ServingRuntime {ns}/{shown(name)}" for ns in elsewhere)
+        return (f"no candidate for a query in namespace {shown(namespace)}: {where} is a candidate only in its own "
+                f"namespace (Q1); explain it there with -n {shown(elsewhere[0])}")
+    close = closest(name, tuple(sorted(candidates)))
+    return "no candidate runtime of that name for this query" + ("" if close is None else f"; did you mean {quote(close)}?")
 
 
 def _check_explain_flags(args) -> None:

@@ -90,7 +90,7 @@ def _select(args, stdin, stdout: TextIO, stderr: TextIO) -> int:
     query = Query(namespace=args.namespace, model=args.model, isvc=args.isvc)
     result = ask.ask(cluster, [query], Variant.SELECT).answer
     notes = report.notes_json(cluster.warnings, warn_denied(result, stderr))
-    selection = Selection(query, result.queries[1], cluster.profile.name, notes)
+    selection = Selection(query, result.queries[1], cluster.profile.name, notes, cluster)
     if selection.error is not None:
         error = UsageError(selection.error)
         error.hint = reasons.did_you_mean(selection.outcome.error, cluster, query.namespace)
@@ -121,7 +121,7 @@ def _run_batch(args, cluster, queries: list[Query], stdout: TextIO, stderr: Text
         if batch.is_first(chunk):  # the cluster's warnings, once
             print_denied(denied, stderr)
         notes = report.notes_json(cluster.warnings, denied)
-        selections = [Selection(query, result.queries[n], profile, notes) for n, (_, query) in enumerate(chunk, 1)]
+        selections = [Selection(query, result.queries[n], profile, notes, cluster) for n, (_, query) in enumerate(chunk, 1)]
         pieces = [_batch_piece(output, i == 0, s, stderr) for (i, _), s in zip(chunk, selections)]
         codes = frozenset(
             Exit.NEGATIVE if s.ended is None and s.outcome.used is None else Exit.OUTCOME if s.ended is not None

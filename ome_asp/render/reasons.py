@@ -276,12 +276,29 @@ def check_single_answer(answer: QueryAnswer, cluster=None, namespace: str | None
 
 def did_you_mean(error: clingo.Symbol, cluster, namespace: str | None) -> str | None:
     """The hint for an error naming a model or an InferenceService the input
-    lacks when another in reach of the namespace is close, else None."""
+    lacks: the namespaces that hold one of that name (-n, issue 36), else
+    another name in reach of the namespace that is close, else None."""
     if error.name not in ("model_not_found", "isvc_not_found"):
         return None
     objects = cluster.models if error.name == "model_not_found" else cluster.inference_services
-    close = closest_in_reach(error.arguments[0].string, objects, namespace)
+    name = error.arguments[0].string
+    elsewhere = sorted({o.namespace for o in objects if o.name == name and o.namespace not in (None, namespace)})
+    if elsewhere:
+        kind = "BaseModel" if error.name == "model_not_found" else "InferenceService"
+        return (f"{kind} {shown(name)} is in namespace{'s' if len(elsewhere) > 1 else ''} "
+                f"{', '.join(map(shown, elsewhere))}: add -n {shown(elsewhere[0])}")
+    close = closest_in_reach(name, objects, namespace)
     return None if close is None else f"did you mean {quote(close)}?"
+
+
+def runtime_did_you_mean(failure: clingo.Symbol | None, cluster) -> str | None:
+    """select: the hint for a spec.runtime.name that names no runtime (X3)
+    when one in reach of its namespace is close (issue 36)."""
+    if failure is None or not failure.match("runtime_not_found", 3):
+        return None
+    _, name, namespace = failure.arguments
+    close = closest_in_reach(name.string, cluster.runtimes, namespace.string)
+    return None if close is None else f"spec.runtime.name {quote(name.string)}: did you mean {quote(close)}?"
 
 
 @_renders("isvc_not_found")

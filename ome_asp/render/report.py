@@ -372,14 +372,16 @@ def outcome_details(ended: tuple[str, str], profile: str) -> str:
 
 
 def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict, keep: Callable[[Row], bool] | None = None,
-                    runtimes: dict | None = None, isvc=None, criteria: dict[int, str] | None = None) -> str:
+                    runtimes: dict | None = None, isvc=None, criteria: dict[int, str] | None = None,
+                    classes: frozenset[str] = frozenset()) -> str:
     """explain -v: why each Yes row ranks where it does (score, distance, the
     entries that scored, and the criterion that put it after the row above)
     and every failed check of each No row, a format failure entry by entry.
     `entry_names` and `weights` are Facts' tables; `runtimes` (RuntimeRef ->
     Runtime) and `isvc` (the queried InferenceService) let it name what the
     manifests wrote: a version's operator, accelerator classes, a size bound
-    that reads as 0 (issue 16); `criteria` is the Answer's (level -> name),
+    that reads as 0 (issue 16), a class asked for that is no AcceleratorClass
+    of the input (`classes`: theirs, issue 36); `criteria` is the Answer's (level -> name),
     None where the order is not the #minimize order (Go's sort)."""
     runtimes = runtimes or {}
     out = ["", "DETAILS"]
@@ -407,7 +409,7 @@ def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict, keep:
                         out.append(f"    {_entry_ref(i, entry_names[v.runtime][i])}: {', '.join(texts)}")
                 else:
                     out.append(f"  {reasons.check_id(check)}: {reasons.text(term, v.format_details)}"
-                               + (_accelerator_note(runtime, isvc) if term.name == "accelerator_class_unsupported" else ""))
+                               + (_accelerator_note(runtime, isvc, classes) if term.name == "accelerator_class_unsupported" else ""))
                 if check == "q8":  # the arithmetic of the zero score (issue 16)
                     basis = _score_basis(v, entry_names[v.runtime], weights)
                     # a compatible runtime (Q5 passed) has an entry that matches; an incompatible
@@ -470,9 +472,12 @@ def version_warnings(answer: QueryAnswer, entry_names: dict, keep: Callable[[Row
     return lines
 
 
-def _accelerator_note(runtime, isvc) -> str:
-    """An accelerator failure with the class asked for and the runtime's list (A1-A3)."""
-    asked = [] if isvc is None else [f"{where} {value!r}" for where, value in (
+def _accelerator_note(runtime, isvc, classes: frozenset[str]) -> str:
+    """An accelerator failure with the class asked for and the runtime's list
+    (A1-A3); a class that is no AcceleratorClass of the input is said to be
+    none: no runtime the webhook admits can list it (W3)."""
+    unknown = " (no AcceleratorClass of that name in the input: no runtime the webhook admits can list it, W3)"
+    asked = [] if isvc is None else [f"{where} {value!r}" + ("" if value in classes else unknown) for where, value in (
         ("annotation ome.io/accelerator-class", isvc.accelerator_annotation),
         ("spec.acceleratorSelector.acceleratorClass", isvc.selector_class),
         ("spec.engine.acceleratorOverride.acceleratorClass", isvc.engine_class),

@@ -31,9 +31,12 @@ def ended_by(answer: QueryAnswer) -> tuple[str, str] | None:
 class Selection:
     """One answer of select, rendered: every text of the outcome."""
 
-    def __init__(self, query: Query, answer: QueryAnswer, profile: str = profiles.DEFAULT, notes: dict = report.NO_NOTES) -> None:
+    def __init__(self, query: Query, answer: QueryAnswer, profile: str = profiles.DEFAULT, notes: dict = report.NO_NOTES,
+                 cluster=None) -> None:
         self.query, self.answer, self.outcome, self.profile = query, answer, answer.outcome, profile
         self.notes = notes
+        # a `hint:` line under the text (with the cluster: a misspelt spec.runtime.name, issue 36)
+        self.hint = None if cluster is None else reasons.runtime_did_you_mean(answer.outcome.failure, cluster)
         outcome = self.outcome
         # an InferenceService that select cannot answer for (a usage error alone; --all reports it)
         self.error = None if outcome.error is None else reasons.outcome_text(outcome.error)
@@ -59,6 +62,8 @@ class Selection:
         prefix = f"InferenceService {self.query.namespace}/{self.query.isvc}: " if named else ""
         for warning in self.warnings:
             print(f"Warning: {prefix}{warning}", file=stderr)
+        if self.hint is not None:
+            print(f"hint: {prefix}{self.hint}", file=stderr)
         if self.outcome.used is not None:
             return f"{self.outcome.used}\n"
         denial = "" if self.denial is None else reasons.isvc_denial(self.denial) + "\n"
