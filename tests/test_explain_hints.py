@@ -83,3 +83,31 @@ def test_a_class_that_is_no_accelerator_class_is_named_as_such(tmp_path):
             "webhook admits can list it, W3); the runtime supports: no list]\n") in out
     known = run_cli("explain", "--isvc", "chat", "-n", "team-a", "-f", str(FIXTURES / "steer" / "b200"), "-v").stdout
     assert "'nvidia-b200'; the runtime supports" in known and "no AcceleratorClass" not in known
+
+
+def test_a_misspelt_key_is_shown_at_the_check_it_decides(tmp_path):
+    """explain -v connects the loader's likely-typo warning to the failure it
+    causes (was: the warning on stderr, the check's text alone): `autoselect:
+    true` at Q7; `prority: 3` and a side's `wieght` at the Yes row's score
+    and PRIORITY. Fails without the notes, and with a note on a row whose
+    entries have no such typo."""
+    out = run_cli("explain", "--model", "llama-70b", "-f", str(FIXTURES / "steer" / "misspelt-keys"), "-v").stdout
+    assert ("  Q7: supports the model but has no supportedModelFormats[].autoSelect=true entry, so automatic selection "
+            "skips it (pin it explicitly via spec.runtime.name instead)\n"
+            "    note: spec.supportedModelFormats[0] has autoselect: true, an unknown field (did you mean autoSelect?): "
+            "ignored, as if it had no autoSelect\n") in out
+    assert out.count("note:") == 1  # vllm-old's entries have no typo
+    path = tmp_path / "typo.yaml"
+    path.write_text(
+        "apiVersion: ome.io/v1beta1\nkind: ClusterBaseModel\nmetadata: {name: m}\n"
+        "spec: {modelFormat: {name: safetensors}, modelFramework: {name: tf}}\n---\n"
+        "apiVersion: ome.io/v1beta1\nkind: ClusterServingRuntime\nmetadata: {name: a}\nspec:\n  supportedModelFormats:\n"
+        "  - modelFormat: {name: safetensors, wieght: 5}\n    modelFramework: {name: tf}\n    autoSelect: true\n"
+        "    prority: 3\n")
+    run = run_cli("explain", "--model", "m", "-f", str(path), "-v")
+    assert "a         Cluster   Yes          1          2        -\n" in run.stdout
+    assert ("  score 2: (1 + 1) × 1 from entry 0\n"
+            "  note: spec.supportedModelFormats[0] has prority: 3, an unknown field (did you mean priority?): "
+            "ignored, as if it had no priority\n"
+            "  note: spec.supportedModelFormats[0].modelFormat has wieght: 5, an unknown field (did you mean weight?): "
+            "ignored, as if it had no weight\n") in run.stdout

@@ -48,6 +48,7 @@ from ome_asp.input.objects import (
     Runtime,
     SizeRange,
     Source,
+    Typo,
     unrepresentable,
 )
 from ome_asp.input.profiles import V1_3, Profile
@@ -522,6 +523,7 @@ class _Object:
         self.kind = kind
         self.namespace: str | None = None
         self.name: str | None = None
+        self.typos: list[Typo] = []  # the likely typos of its keys (check_keys)
 
     def where(self, parent: Any = None, key: Any = NO_KEY) -> str:
         """`<file>:<line>: document <n>[: items[i]]: <Kind> <namespace>/<name>`,
@@ -550,7 +552,11 @@ class _Object:
     def check_keys(self, node: dict, path: str, known: tuple[str, ...]) -> None:
         for key in node:
             if str(key) not in known:
-                self.warn(path, f"unknown field {quote(str(key))}{_did_you_mean(str(key), known)}", node, key)
+                close = closest(str(key), known)
+                self.warn(path, f"unknown field {quote(str(key))}" + (f'; did you mean "{close}"?' if close else ""),
+                          node, key)
+                if close is not None:  # a likely typo: explain -v shows it where the field it misspells decides
+                    self.typos.append(Typo(path, str(key), close, node[key]))
 
     def check(self, value: Any, path: str, expected: str, parent: Any, key: Any) -> Any:
         """`value` (at `parent[key]`) itself, which must be of JSON type `expected` (null is not)."""
@@ -670,6 +676,7 @@ def _runtime(obj: _Object, metadata: dict, spec: dict, created: int | None) -> R
         created=created if obj.reader.profile.go_sort else None,
         protocol_versions=obj.strings(spec, "spec", "protocolVersions") if obj.reader.profile.cross_runtime_check else None,
         configuration=_configuration(obj, spec) if obj.reader.profile.webhook_quirks else None,
+        typos=tuple(obj.typos),
     )
 
 

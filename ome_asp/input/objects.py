@@ -147,6 +147,17 @@ class Configuration:
 
 
 @record(frozen=True)
+class Typo:
+    """A key the loader warned about as a likely typo (I11): where, as written, the field it
+    most likely misspells, and its value. Read only by explain -v (issue 36), never by selection."""
+
+    path: str  # the mapping's field path, e.g. spec.supportedModelFormats[0]
+    key: str
+    field: str
+    value: object
+
+
+@record(frozen=True)
 class Runtime:
     """A ServingRuntime or ClusterServingRuntime."""
 
@@ -168,6 +179,7 @@ class Runtime:
     # spec.protocolVersions, read by code-v0.1.5's W5 only
     protocol_versions: tuple[str, ...] | None = None
     configuration: Configuration | None = None  # code-v0.1.5 only
+    typos: tuple[Typo, ...] = field(default=(), compare=False, repr=False)  # explain -v's, not selection's
 
 
 @record(frozen=True)

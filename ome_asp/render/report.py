@@ -14,6 +14,7 @@ from typing import Callable, TextIO
 
 import yaml
 
+from ome_asp.input.documents import shown
 from ome_asp.input.objects import Query, RuntimeRef
 from ome_asp.input.profiles import DEFAULT as DEFAULT_PROFILE
 from ome_asp.input.sizes import in_units, is_size
@@ -395,6 +396,7 @@ def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict, keep:
         if row.rank is not None:
             out.append(f"{v.runtime} (rank {row.rank}):")
             out.append(f"  score {v.score}: {_score_basis(v, entry_names[v.runtime], weights)}")
+            out += _typo_notes(runtime, {f"spec.supportedModelFormats[{i}]" for i, *_ in v.scoring}, ("priority", "weight"), "  ")
             out.append(f"  {_distance_basis(v)}")
             if above is not None and criteria is not None:
                 out.append(f"  after {above.runtime.name}: {_criterion(above.verdict, v, criteria)}")
@@ -410,6 +412,8 @@ def explain_details(answer: QueryAnswer, entry_names: dict, weights: dict, keep:
                 else:
                     out.append(f"  {reasons.check_id(check)}: {reasons.text(term, v.format_details)}"
                                + (_accelerator_note(runtime, isvc, classes) if term.name == "accelerator_class_unsupported" else ""))
+                if check == "q7" or term.name == "matching_entry_not_auto_selected":
+                    out += _typo_notes(runtime, None, ("autoSelect",), "    ")
                 if check == "q8":  # the arithmetic of the zero score (issue 16)
                     basis = _score_basis(v, entry_names[v.runtime], weights)
                     # a compatible runtime (Q5 passed) has an entry that matches; an incompatible
@@ -499,6 +503,25 @@ def _unit_notes(runtime) -> list[str]:
             hint = f"; did you mean {fixed!r}?" if is_size(fixed) else ""
             notes.append(f"note: spec.modelSizeRange.{bound} {text!r} is not a size (Z1) and reads as 0 (Z2){hint}")
     return notes
+
+
+def _typo_notes(runtime, paths: set[str] | None, fields: tuple[str, ...], indent: str) -> list[str]:
+    """The loader's likely typos (I11) of `fields` in the runtime's entries at
+    `paths` (None: any entry), at the check or number they decide (issue 36):
+    the key as written, the field it misspells, and that it is ignored."""
+    if runtime is None:
+        return []
+    return [f"{indent}note: {typo.path} has {shown(typo.key)}: {_written(typo.value)}, an unknown field (did you mean "
+            f"{typo.field}?): ignored, as if it had no {typo.field}"
+            for typo in runtime.typos if typo.field in fields and typo.path.startswith("spec.supportedModelFormats[")
+            and (paths is None or typo.path.split(".modelF")[0] in paths)]
+
+
+def _written(value) -> str:
+    """A value as the manifest wrote it, for a note."""
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    return shown(value) if isinstance(value, str) else str(value)
 
 
 def _criterion(above: Verdict, v: Verdict, criteria: dict[int, str]) -> str:
