@@ -248,3 +248,21 @@ def test_a_label_that_is_no_string_is_an_input_error(tmp_path):
                     "spec: {modelFormat: {name: x}}\n")
     run = run_cli("explain", "--all-models", "-f", str(path), "-l", "team=5")
     assert run.code == 1 and "metadata.labels.team: Invalid value: \"integer\"" in run.stderr
+
+
+def test_jsonpath_prints_values_as_kubectl_does(tmp_path):
+    """The values a report can hold, printed as kubectl prints them: integers
+    beyond int64 as the float64 kubectl reads (Go's %v alone, encoding/json's
+    digits inside a list or object), null, booleans, empty strings, keys
+    sorted and <, >, &, U+2028 escaped in JSON. Fails with Python's printing
+    of any of them."""
+    document = {"apiVersion": "ome-asp.test/v1", "kind": "Values", "big": 12345678901234567890, "huge": 10**22,
+                "edge": [-(2**63), 2**63 - 1, 2**63, -(2**63) - 1], "none": None, "yes": True, "empty": "",
+                "text": "a <b> & c\u2028d é", "nested": {"z": [1, None, {"b": 12345678901234567890, "a": "<"}], "a": {}}}
+    path = tmp_path / "values.json"
+    path.write_text(json.dumps(document))
+    for template in ["{.big} {.huge}", "{.edge[*]}", "{.edge}", "[{.none}] [{.yes}] [{.empty}]", "{.text}",
+                     "{.nested}", "{.nested.z[*]}", "{.nested.z[2].b}", '{.nested.z[?(@.a=="<")].b}']:
+        theirs = _kubectl("label", "-f", str(path), "--local", "x=y", "-o", f"jsonpath={template}", home=tmp_path)
+        assert theirs.returncode == 0, theirs.stderr
+        assert kubectl.Template(template).execute(document) == theirs.stdout, template

@@ -324,7 +324,7 @@ class _Parser:
                 continue
             if text.startswith("..", self.pos):
                 if action.nodes and isinstance(action.nodes[-1], _Recursive):
-                    raise _syntax("invalid multiple recursive descent")
+                    raise _Syntax("invalid multiple recursive descent")
                 self.pos += 2
                 action.nodes.append(_Recursive())
                 if _word_character(self.peek()):
@@ -333,7 +333,7 @@ class _Parser:
             c = self.peek()
             self.pos += 1
             if c in ("", "\r", "\n"):
-                raise _syntax("unclosed action")
+                raise _Syntax("unclosed action")
             if c in " @$":
                 continue
             if c == "[":
@@ -350,7 +350,7 @@ class _Parser:
                 word = self.word()
                 action.nodes.append(_Literal(word == "true") if word in ("true", "false") else _Identifier(word))
             else:
-                raise _syntax(f"unrecognized character in action: {_rune(c)}")
+                raise _Syntax(f"unrecognized character in action: {_rune(c)}")
 
     def word(self) -> str:
         start = self.pos
@@ -377,7 +377,7 @@ class _Parser:
         elif re.fullmatch(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+)", text):
             action.nodes.append(_Literal(float(text)))
         else:
-            raise _syntax(f"cannot parse number {text}")
+            raise _Syntax(f"cannot parse number {text}")
 
     def array(self, action: _Action) -> None:
         start = self.pos
@@ -385,7 +385,7 @@ class _Parser:
             c = self.peek()
             self.pos += 1
             if c in ("", "\n"):
-                raise _syntax("unterminated array")
+                raise _Syntax("unterminated array")
             if c == "]":
                 break
         inside = self.text[start:self.pos - 1]
@@ -400,12 +400,12 @@ class _Parser:
             return
         bounds = _SLICE.fullmatch(inside)
         if bounds is None:
-            raise _syntax(f"invalid array index {inside}")
+            raise _Syntax(f"invalid array index {inside}")
         start_text, end_text, step_text = (bounds[1], (bounds[2] or "")[1:], (bounds[3] or "")[1:])
         values = []
         for text in (start_text, end_text, step_text):
             if text and not re.fullmatch(r"-?[0-9]+", text):
-                raise _syntax(f"array index {text} is not a number")
+                raise _Syntax(f"array index {text} is not a number")
             values.append(int(text) if text else None)
         first = values[0] or 0
         derived = bounds[2] is None  # [i]: the end is i + 1
@@ -418,7 +418,7 @@ class _Parser:
             c = self.peek()
             self.pos += 1
             if c in ("", "\n"):
-                raise _syntax("unterminated filter")
+                raise _Syntax("unterminated filter")
             if c in "\"'":
                 if not opened:
                     opened, pair = True, c
@@ -427,7 +427,7 @@ class _Parser:
             elif c == ")" and opened == closed:
                 break
         if self.peek() != "]":
-            raise _syntax("unclosed array expect ]")
+            raise _Syntax("unclosed array expect ]")
         self.pos += 1
         text = self.text[start:self.pos - 2]
         comparison = _COMPARISON.fullmatch(text)
@@ -442,7 +442,7 @@ class _Parser:
             c = self.peek()
             self.pos += 1
             if c in ("", "\n"):
-                raise _syntax("unterminated quoted string")
+                raise _Syntax("unterminated quoted string")
             if c == quote and self.text[self.pos - 2] != "\\":
                 break
         written = self.text[start:self.pos]
@@ -463,7 +463,7 @@ def _unquote(written: str, quote: str) -> str:
         c = body[i]
         if c != "\\":
             if c == quote:
-                raise _syntax(f"unquote string {written} error invalid syntax")
+                raise _Syntax(f"unquote string {written} error invalid syntax")
             out.append(c)
             i += 1
             continue
@@ -483,16 +483,12 @@ def _unquote(written: str, quote: str) -> str:
             out.append(chr(int(body[i + 1:i + 4], 8)))
             i += 4
         else:
-            raise _syntax(f"unquote string {written} error invalid syntax")
+            raise _Syntax(f"unquote string {written} error invalid syntax")
     return "".join(out)
 
 
 class _Syntax(Exception):
     """Why a template does not parse (its message is kubectl's)."""
-
-
-def _syntax(why: str) -> _Syntax:
-    return _Syntax(why)
 
 
 class _Failure(Exception):
