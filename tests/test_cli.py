@@ -63,7 +63,8 @@ def test_E4_M1_base_model_of_another_namespace_is_not_found():
     assert result.stderr == (  # issue 16: a namespace without objects while others have some
         "warning: namespace other holds no BaseModel, ServingRuntime or InferenceService of the input "
         "(namespaces with some: llama-demo)\n"
-        f'error: clusterbasemodels.ome.io "{MODEL}" not found\n')
+        f'error: clusterbasemodels.ome.io "{MODEL}" not found\n'
+        f"hint: BaseModel {MODEL} is in namespace llama-demo: add -n llama-demo\n")  # issue 36
 
 
 def test_E4_isvc_not_found():
@@ -369,7 +370,8 @@ def test_verbose_names_operator_accelerator_classes_and_a_unit_read_as_zero(tmp_
             "GreaterThanOrEqual model 3.0.0 (V3): the model's format version must be at most 2.0.0]") in out
     assert "  note: spec.modelSizeRange.max '70b' is not a size (Z1) and reads as 0 (Z2); did you mean '70B'?\n" in out
     out = run_cli("explain", "--isvc", "svc", "-f", path, "-v").stdout
-    assert "[the InferenceService asks: spec.acceleratorSelector.acceleratorClass 'h100'; the runtime supports: [a100]]" in out
+    assert ("[the InferenceService asks: spec.acceleratorSelector.acceleratorClass 'h100' (no AcceleratorClass of that "
+            "name in the input: no runtime the webhook admits can list it, W3); the runtime supports: [a100]]") in out
 
 
 def test_verbose_shows_the_arithmetic_of_a_zero_score_Q8(tmp_path):

@@ -561,7 +561,10 @@ def test_issue18_soak_10000_requests_every_bad_line_class_mixed_with_valid_ones(
     expected = []
     for _request, argv in valid:
         result = run_cli("explain", *argv, "-f", WORKED, "-o", "json")
-        expected.append({"report": json.loads(result.stdout)} if result.code == 0 else {"error": result.stderr.splitlines()[-1][len("error: "):]})  # after any warning line
+        lines = result.stderr.splitlines()  # the error after any warning line, and its hint (D-127)
+        error = [line[len("error: "):] for line in lines if line.startswith("error: ")]
+        hint = [{"hint": line[len("hint: "):]} for line in lines if line.startswith("hint: ")]
+        expected.append({"report": json.loads(result.stdout)} if result.code == 0 else {"error": error[-1], **(hint or [{}])[0]})
     with_manifests = {"namespace": "llama-demo", "model": "llama-3-2-3b-instruct", "manifests": list(manifests)}
     expected_manifests = {"report": expected[0]["report"]}
     bad = {name: line for name, (line, _) in BAD_LINES.items() if name not in ("nested 200,000 deep", "too long")}

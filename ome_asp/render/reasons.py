@@ -298,7 +298,9 @@ def runtime_did_you_mean(failure: clingo.Symbol | None, cluster) -> str | None:
         return None
     _, name, namespace = failure.arguments
     close = closest_in_reach(name.string, cluster.runtimes, namespace.string)
-    return None if close is None else f"spec.runtime.name {quote(name.string)}: did you mean {quote(close)}?"
+    if close is None or close == name.string:  # that runtime is there, but the webhook denies it (I9)
+        return None
+    return f"spec.runtime.name {quote(name.string)}: did you mean {quote(close)}?"
 
 
 @_renders("isvc_not_found")
