@@ -140,7 +140,19 @@ def explain_yaml(documents: list, query: dict, profile: str = "v1.3") -> dict:
                      stdin=report.to_yaml_all(documents).encode("utf-8", "surrogatepass"))
     if result.stdout:  # a report, also of an outcome (exit 4)
         return {"report": json.loads(result.stdout)}
-    return {"error": result.stderr.splitlines()[-1].removeprefix("error: ")}
+    return error_answer(result.stderr)
+
+
+def error_answer(stderr: str) -> dict:
+    """The command line's error as serve answers it: the `error: ` line after
+    any warning line, and the `hint: ` line under it as `hint` (D-127)."""
+    lines = stderr.splitlines()
+    (n,) = [n for n, line in enumerate(lines) if line.startswith("error: ")]
+    error, *hints = lines[n:]
+    assert len(hints) <= 1 and all(h.startswith("hint: ") for h in hints), stderr
+    answer = {"error": error.removeprefix("error: ")}
+    answer.update(("hint", h.removeprefix("hint: ")) for h in hints)
+    return answer
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -269,7 +281,7 @@ def test_serve_widens_the_pipe_it_reads_requests_from():
 
 def _cli_json(command: str, path: str, *target: str, profile: str = "v1.3") -> dict:
     result = run_cli(command, *target, "-f", path, "--profile", profile, "-o", "json")
-    return json.loads(result.stdout) if result.stdout.strip() else {"error": result.stderr.splitlines()[-1][len("error: "):]}
+    return json.loads(result.stdout) if result.stdout.strip() else error_answer(result.stderr)
 
 
 def test_select_and_admit_requests_answer_as_the_commands():
@@ -325,8 +337,9 @@ def test_a_batch_answers_each_request_as_the_command_line_does(tmp_path_factory,
         assert answer["id"] == n
         if "report" in answer or "error" not in alone:
             assert placeless(answer["report"]) == placeless(alone)
-        else:  # the same error; an input error names the request's input, not the file
+        else:  # the same error and hint; an input error names the request's input, not the file
             assert answer["error"].split(": ")[-1] == alone["error"].split(": ")[-1]
+            assert answer.get("hint") == alone.get("hint")
 
 
 def test_workers_answer_in_request_order_the_same_bytes_for_every_j(monkeypatch):
@@ -561,10 +574,7 @@ def test_issue18_soak_10000_requests_every_bad_line_class_mixed_with_valid_ones(
     expected = []
     for _request, argv in valid:
         result = run_cli("explain", *argv, "-f", WORKED, "-o", "json")
-        lines = result.stderr.splitlines()  # the error after any warning line, and its hint (D-127)
-        error = [line[len("error: "):] for line in lines if line.startswith("error: ")]
-        hint = [{"hint": line[len("hint: "):]} for line in lines if line.startswith("hint: ")]
-        expected.append({"report": json.loads(result.stdout)} if result.code == 0 else {"error": error[-1], **(hint or [{}])[0]})
+        expected.append({"report": json.loads(result.stdout)} if result.code == 0 else error_answer(result.stderr))
     with_manifests = {"namespace": "llama-demo", "model": "llama-3-2-3b-instruct", "manifests": list(manifests)}
     expected_manifests = {"report": expected[0]["report"]}
     bad = {name: line for name, (line, _) in BAD_LINES.items() if name not in ("nested 200,000 deep", "too long")}
