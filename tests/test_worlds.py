@@ -106,8 +106,38 @@ def test_the_batch_programs_world_free_predicates():
 
 
 def test_the_world_variable_is_the_rewrites_own():
-    with pytest.raises(ValueError, match="World"):
-        rewritten("p(World) :- q(World).")
+    """Wherever a statement names it (the rewrite enters no term, so the
+    statement's text is searched); a string "World" is no variable."""
+    for text in ("p(World) :- q(World).", "p(X) :- q(X), X != World.", "n(N) :- N = #count { World: p(World) }.",
+                 "#show s(Q) : s(Q, World).", "p(f(World)) :- q."):
+        with pytest.raises(ValueError, match="World"):
+            rewritten(text)
+    assert rewritten('p("World", "a\\"World").') == ['p(World,"World","a\\"World") :- world(World).']
+
+
+def test_every_head_and_body_form_gets_the_world_in_its_atoms():
+    """The rewrite enters only the parts of a statement that hold atoms:
+    disjunctions, conditional literals, head and body aggregates, classical
+    negation, pools."""
+    assert rewritten("p(X) ; q(X) : r(X) :- s(X). -p(X) :- t(X), not -q(X). "
+                     "#sum { X, Y : u(X, Y) ; V : v(V) } :- w. :- #max { X : u(X, _) } > 3.") == [
+        "p(World,X); q(World,X): r(World,X) :- s(World,X).",
+        "-p(World,X) :- t(World,X); not -q(World,X).",
+        "#sum { X,Y: u(World,X,Y); V: v(World,V) } :- w(World).",
+        "#false :- world(World); 3 < #max { X: u(World,X,_) }.",
+    ]
+
+
+def test_the_batch_variants_share_each_files_rewrite(monkeypatch):
+    """A file is rewritten once per distinct set of world-free predicates it
+    mentions, not once per program it is loaded in (compile_all: 0.63 s ->
+    0.15 s of CPU, issue 40); fails with the rewrites keyed by each program's
+    whole world-free set (46 rewrites of 16 files)."""
+    monkeypatch.setattr(worlds, "_compiled", {})
+    worlds.compile_all()
+    variants = (Variant.BATCH_EXPLAIN, Variant.BATCH_SELECT, Variant.BATCH_RANK, Variant.ADMIT)
+    distinct = {(path, worlds.free_in(v.files) & worlds._file(path)[2]) for v in variants for path in worlds._paths(v.files)}
+    assert len(worlds._compiled) == len(distinct) < sum(len(v.files) for v in variants)
 
 
 def test_world_facts_put_the_world_first_and_keep_user_text():
