@@ -343,10 +343,10 @@ def test_a_batch_answers_each_request_as_the_command_line_does(tmp_path_factory,
 
 
 def test_workers_answer_in_request_order_the_same_bytes_for_every_j(monkeypatch):
-    """serve -j N (issue 26): a batch's lines go to N worker processes in
-    chunks; the answers are the bytes -j 1 writes, in request order: requests
-    about the loaded cluster, with their own manifests, every command, bad
-    lines; chunks of 100 lines and of 3."""
+    """serve -j N (issues 26, 40): the requests with their own manifests go
+    to worker processes in shares, the others are answered here; the answers
+    are the bytes -j 1 writes, in request order: requests about the loaded
+    cluster, with their own manifests, every command, bad lines."""
     documents = [d for d in yaml.safe_load_all((FIXTURES / "worked-example" / "manifests.yaml").read_text()) if d]
     query = {"namespace": "llama-demo", "model": "llama-3-2-3b-instruct"}
     lines = []
@@ -357,19 +357,112 @@ def test_workers_answer_in_request_order_the_same_bytes_for_every_j(monkeypatch)
     data = "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in lines).encode()
     one = run_cli("serve", "--stdio", "-f", WORKED, "-j", "1", stdin=data)
     assert one.code == 0 and len(one.stdout.splitlines()) == len(lines)
+    monkeypatch.setattr(serve_module.batch.Cores, "free", lambda self: self.most)  # however busy the machine is
+    monkeypatch.setattr(serve_module, "SHARE_LINES", 3)
+    monkeypatch.setattr(serve_module.batch, "default_jobs", lambda: 4)  # the cores, whatever this machine has
+    forked = _count_forks(monkeypatch)
     assert run_cli("serve", "--stdio", "-f", WORKED, "-j", "2", stdin=data) == one
-    monkeypatch.setattr(serve_module, "CHUNK_LINES", 3)
-    forked = []
-    monkeypatch.setattr(serve_module.batch, "pool", _counting(serve_module.batch.pool, forked))
+    assert forked == [1, 1]  # two workers answered
+    forked.clear()
     assert run_cli("serve", "--stdio", "-f", WORKED, "-j", "3", stdin=data) == one
-    assert forked == [3]  # the workers answered, forked once
+    assert forked == [1, 1, 1]
 
 
-def _counting(pool, jobs: list):
-    def counted(work, n):
-        jobs.append(n)
-        return pool(work, n)
-    return counted
+def _count_forks(monkeypatch) -> list[int]:
+    """A 1 for every worker serve forks from now on."""
+    forked: list[int] = []
+    fork = serve_module.batch.Workers._fork
+    monkeypatch.setattr(serve_module.batch.Workers, "_fork", lambda self: forked.append(1) or fork(self))
+    return forked
+
+
+def test_j_forks_no_more_workers_than_the_cores_and_the_work(monkeypatch):
+    """Issue 38 item 6: `serve -j 60` forked 60 workers for 2 lines. Now
+    never more than the cores (sched_getaffinity), nor than one per
+    SHARE_LINES lines of a batch with their own manifests, nor than the
+    cores the rest of the machine leaves free (issue 40); fails with -j
+    uncapped (60 forks) and with the shares cut by -j alone."""
+    documents = [d for d in yaml.safe_load_all((FIXTURES / "worked-example" / "manifests.yaml").read_text()) if d]
+    request = {"namespace": "llama-demo", "model": "llama-3-2-3b-instruct", "manifests": documents}
+    data = "".join(json.dumps({"id": n, **request}) + "\n" for n in range(40)).encode()
+    monkeypatch.setattr(serve_module.batch, "default_jobs", lambda: 4)
+    forked = _count_forks(monkeypatch)
+    free: list[int | None] = [None]  # the cores the rest of the machine leaves: None, all of them
+    monkeypatch.setattr(serve_module.batch.Cores, "free", lambda self: self.most if free[0] is None else min(free[0], self.most))
+    two = b"".join(data.splitlines(keepends=True)[:2])
+    assert run_cli("serve", "--stdio", "-j", "60", stdin=two) == run_cli("serve", "--stdio", "-j", "1", stdin=two)
+    assert forked == [1]  # 2 lines: one worker, not 60
+    forked.clear()
+    assert run_cli("serve", "--stdio", "-j", "60", stdin=data).code == 0
+    assert forked == [1, 1]  # 40 lines: 40 // SHARE_LINES workers, though 4 cores are free
+    forked.clear()
+    monkeypatch.setattr(serve_module, "SHARE_LINES", 1)
+    assert run_cli("serve", "--stdio", "-j", "60", stdin=data).code == 0
+    assert forked == [1] * 4  # the cores
+    forked.clear()
+    free[0] = 1  # the rest of the machine keeps all but one core busy
+    assert run_cli("serve", "--stdio", "-j", "60", stdin=data).code == 0
+    assert forked == [1]
+
+
+def test_free_cores_leave_out_what_others_keep_busy_not_what_serve_does(monkeypatch):
+    """Cores.free: the machine's busy time (/proc/stat) less serve's own
+    (this process's and its workers'), per second of wall time; fails when
+    serve's own time counts as another process's (one busy worker would make
+    serve fall back to one process on an idle machine)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    readings = iter([(0.0, 0, 0.0), (1.0, 2 * tick, 0.5), (2.0, 4 * tick, 0.5), (3.0, 5 * tick, 0.5),
+                     (3.01, 5 * tick, 0.5), (4.0, 6 * tick, 1.5)])
+    monkeypatch.setattr(serve_module.batch.Cores, "_reading", staticmethod(lambda: next(readings)))
+    cores = serve_module.batch.Cores(2)
+    cores.spent(1.5)  # the workers' seconds
+    assert cores.free() == 2  # two busy cores, all of them serve's
+    assert cores.free() == 1  # two busy cores, none of them serve's: one left, serve's own process
+    assert cores.free() == 1  # one core busy, another process's
+    assert cores.free() == 1  # 10 ms: too short to tell, the last answer
+    assert cores.free() == 2  # one core busy, serve's
+
+
+def test_a_worker_that_has_grown_is_replaced(monkeypatch):
+    """clingo keeps every symbol a process has made (issue 40: serve's memory
+    grew 117 -> 155 MB over 10,000 requests): a worker whose peak memory grew
+    by more than GROWN_BYTES since its first piece is replaced by a new fork;
+    one that has not keeps answering. Fails when workers are never replaced."""
+    def work(size: int) -> int:
+        kept.append(bytearray(size))  # memory this worker keeps
+        for page in range(0, size, 4096):
+            kept[-1][page] = 1
+        return os.getpid()
+
+    kept: list[bytearray] = []
+    monkeypatch.setattr(serve_module.batch, "GROWN_BYTES", 4 * 2**20)
+    workers = serve_module.batch.Workers(work)
+    try:
+        first = workers.map([1], list)[0][0]
+        assert workers.map([1], list)[0][0] == first  # not grown: the same worker
+        assert workers.map([16 * 2**20], list)[0][0] == first  # grew: answers, then is replaced
+        assert workers.map([1], list)[0][0] != first
+    finally:
+        workers.close()
+
+
+def test_requests_with_their_own_manifests_are_never_grounded_here_with_workers(monkeypatch):
+    """serve (more than one job) answers a request with its own manifests in
+    a worker, which is replaced when it has grown, and only requests about
+    the loaded cluster here, whose groundings the cluster bounds: so the
+    process that lives as long as serve does keeps no request's symbols.
+    Fails when a batch's own share is answered here."""
+    grounded: list[int] = []  # the cases this process grounds, per batch
+    worlds = serve_module.answer_worlds
+    monkeypatch.setattr(serve_module, "answer_worlds", lambda cases: grounded.append(len(cases)) or worlds(cases))
+    monkeypatch.setattr(serve_module.batch, "default_jobs", lambda: 2)
+    documents = [d for d in yaml.safe_load_all((FIXTURES / "worked-example" / "manifests.yaml").read_text()) if d]
+    request = {"namespace": "llama-demo", "model": "llama-3-2-3b-instruct"}
+    lines = [{"id": n, **request, **({"manifests": documents} if n % 2 else {})} for n in range(40)]
+    answers = serve(*lines, argv=("-f", WORKED, "-j", "2"))
+    assert [a["id"] for a in answers] == list(range(40)) and all("report" in a for a in answers)
+    assert answers[0]["report"]["selected"] == answers[1]["report"]["selected"]
+    assert grounded and not any(grounded)  # in this process: the workers' calls are theirs
 
 
 # --- issue 18: serve survives any line and answers every valid one -------------------
@@ -498,11 +591,38 @@ def test_issue18_memory_per_distinct_name_is_recycled():
 
     for cached in (facts.quoted, reasons._text, answer._term, answer._arguments):
         assert cached.cache_info().maxsize is not None
+
+
+def test_names_the_cluster_lacks_are_answered_as_one_stand_in_and_keep_nothing(monkeypatch):
+    """Issue 38 item 5: serve kept 1.6-1.9 KB per new model name (each
+    grounded alone, and clingo keeps every symbol a process makes). A name
+    the namespace lacks is answered as one stand-in name of its kind is
+    (D-321), the error and its hint naming the name asked: one grounding per
+    namespace and kind, whatever the names, and no Python memory per name.
+    Fails with each such name grounded (4 groundings become 404)."""
+    grounded = []
+    ask = serve_module.ask.ask
+    monkeypatch.setattr(serve_module.ask, "ask", lambda cluster, queries, variant, **kw: (
+        grounded.append(queries) or ask(cluster, queries, variant, **kw)))
     oracle = serve_module.Oracle(serve_module.load([WORKED]))
-    for n in range(serve_module.CACHED_MISSES):
-        oracle._misses[serve_module.Query("llama-demo", model=f"m{n}")] = None
-    oracle.answer(serve_module.Query("llama-demo", model="another"))
-    assert len(oracle._misses) == serve_module.CACHED_MISSES and next(iter(oracle._misses)).model == "m1"
+    answers = serve_module.respond_all(
+        [{"namespace": "llama-demo", "model": name} for name in ("zz", "llama-3-2-3b-instruc", "-0")]
+        + [{"namespace": "llama-demo", "isvc": "llama-cht"}, {"namespace": "other", "model": "zz"}],
+        lambda profile: oracle)
+    for answer, argv in zip(answers, (["--model", "zz"], ["--model", "llama-3-2-3b-instruc"], ["--model", "-0"],
+                                      ["--isvc", "llama-cht"])):
+        error, *hint = run_cli("explain", *argv, "-n", "llama-demo", "-f", WORKED).stderr.splitlines()
+        assert [f"error: {answer['error']}", *([f"hint: {answer['hint']}"] if "hint" in answer else [])] == [error, *hint]
+    assert answers[4] == answers[0]
+    # the admission, llama-demo's queries, its model and isvc stand-ins, and other's model stand-in (it has no query)
+    assert [len(queries) for queries in grounded] == [0, 2, 1, 1, 1]
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for n in range(400):
+        serve_module.respond_all([{"namespace": "llama-demo", "model": f"no-such-model-{n}"}], lambda profile: oracle)
+    per_name = (tracemalloc.get_traced_memory()[0] - before) / 400
+    tracemalloc.stop()
+    assert len(grounded) == 5 and per_name < 20  # bytes
 
 
 _LIBC = ctypes.CDLL("libc.so.6")  # /proc/self/statm already ties this test to Linux

@@ -10,8 +10,10 @@ namespace changes, so a namespace's runtimes are grounded with all of its
 queries at once, and are as large as the jobs allow, up to CHUNK queries
 and, for explain, ROWS rows (docs/performance.md, D-302).
 
-`pool` and `run` map any work over forked processes in order: serve's
-batches of lines, and check's, gen's and diff's batches of cases, use them too.
+`pool` and `run` map any work over forked processes in order: check's,
+gen's and diff's batches of cases use them too. serve keeps `Workers`, forked
+processes it hands pieces of each batch to and replaces when they have grown,
+as many at a time as `Cores` finds free.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import resource
+import sys
+import time
 from typing import Callable, Iterable, Iterator, NamedTuple, TextIO, TypeVar
 
 from ome_asp.errors import FACTS_IN_PROGRESS, Exit
@@ -42,6 +47,139 @@ ROWS = 7_000
 def default_jobs() -> int:
     """The cores this process may run on (its affinity, not the machine's count)."""
     return len(os.sched_getaffinity(0))
+
+
+def _seconds() -> float:
+    """This process's CPU seconds (user and system)."""
+    times = os.times()
+    return times.user + times.system
+
+
+class Cores:
+    """How many of the `most` cores serve may use the rest of the machine
+    leaves free: between two readings, the machine's busy CPU time
+    (/proc/stat) less serve's own (this process's and what `spent` adds: its
+    workers'), over the wall time. A core another process keeps busy is not
+    free; one serve keeps busy is (issue 40: two workers where one core is
+    busy were slower than one process). Without /proc/stat, every core is."""
+
+    INTERVAL = 0.05  # seconds: a shorter interval keeps the last answer (the clock's ticks are 10 ms)
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._free = most
+        self._spent = 0.0
+        self._last = self._reading()
+
+    def spent(self, seconds: float) -> None:
+        """CPU seconds serve's workers spent since the last reading."""
+        self._spent += seconds
+
+    def free(self) -> int:
+        now = self._reading()
+        if now is None or self._last is None:
+            return self.most
+        wall = now[0] - self._last[0]
+        if wall >= self.INTERVAL:
+            busy = (now[1] - self._last[1]) / os.sysconf("SC_CLK_TCK")
+            others = max(0.0, busy - (now[2] - self._last[2]) - self._spent) / wall
+            self._free = max(1, min(self.most, int(self.most - others + 0.5)))
+            self._last, self._spent = now, 0.0
+        return self._free
+
+    @staticmethod
+    def _reading() -> tuple[float, int, float] | None:
+        """(wall seconds, the machine's busy clock ticks, this process's CPU seconds)."""
+        try:
+            with open("/proc/stat", "rb") as stat:
+                ticks = [int(t) for t in stat.readline().split()[1:]]
+        except (OSError, ValueError):
+            return None
+        idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle and iowait
+        return time.monotonic(), sum(ticks[:8]) - idle, _seconds()
+
+
+GROWN_BYTES = 4 * 2**20  # a worker whose peak memory grew by more since its first piece is replaced
+
+
+def _peak_bytes() -> int:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, kilobytes on Linux
+
+
+def _answer_pieces(connection, work: Callable) -> None:
+    """A worker's loop: each piece received, its result sent back with the
+    CPU seconds it took and the process's peak memory, until None comes."""
+    while (piece := connection.recv()) is not None:
+        start = _seconds()
+        try:
+            result = work(piece)
+        except Exception as error:  # the parent raises it, with the facts this process was solving
+            error.facts_in_progress = FACTS_IN_PROGRESS.get()
+            connection.send((error, _seconds() - start, _peak_bytes(), True))
+            continue
+        connection.send((result, _seconds() - start, _peak_bytes(), False))
+
+
+class Workers:
+    """Forked processes that answer pieces of work (`work(piece)`), one piece
+    each at a time, forked when first needed, so each inherits what this
+    process holds then. clingo keeps every symbol a process ever makes, and a
+    batch of worlds makes new ones (each world's atoms carry its number): a
+    worker whose peak memory has grown by more than GROWN_BYTES since its
+    first piece is replaced by a new fork, so memory stays flat however long
+    serve runs (issue 40). `cores`, when given, is told each piece's CPU time."""
+
+    def __init__(self, work: Callable, cores: Cores | None = None) -> None:
+        import multiprocessing  # only a parallel serve needs it
+
+        self._context = multiprocessing.get_context("fork")
+        self._work = work
+        self._cores = cores
+        self._idle: list[list] = []  # [process, connection, peak after its first piece or None]
+
+    def map(self, pieces: list, during: Callable[[], object]) -> tuple[list, object]:
+        """`work(piece)` of each piece, in order, each in its own worker; and
+        what `during()` returns, called here while they work."""
+        busy = [self._idle.pop() if self._idle else self._fork() for _ in pieces]
+        for (_, connection, _), piece in zip(busy, pieces):
+            connection.send(piece)
+        mine = during()
+        results, failed = [], None
+        for worker in busy:
+            result, seconds, peak, raised = worker[1].recv()
+            if self._cores is not None:
+                self._cores.spent(seconds)
+            if raised and failed is None:
+                failed = result
+            results.append(result)
+            if worker[2] is None:
+                worker[2] = peak
+            if peak - worker[2] > GROWN_BYTES:
+                self._retire(worker)
+            else:
+                self._idle.append(worker)
+        if failed is not None:
+            FACTS_IN_PROGRESS.set(getattr(failed, "facts_in_progress", FACTS_IN_PROGRESS.get()))
+            raise failed
+        return results, mine
+
+    def _fork(self) -> list:
+        ours, theirs = self._context.Pipe()
+        process = self._context.Process(target=_answer_pieces, args=(theirs, self._work), daemon=True)
+        process.start()
+        theirs.close()
+        return [process, ours, None]
+
+    def _retire(self, worker: list) -> None:
+        process, connection, _ = worker
+        connection.send(None)
+        connection.close()
+        process.join()
+
+    def close(self) -> None:
+        while self._idle:
+            self._retire(self._idle.pop())
 
 
 def chunks(items: list[Item], jobs: int, most: int, key: Callable[[Item], object] = lambda item: None) -> list[list[Item]]:

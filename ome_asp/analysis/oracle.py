@@ -46,14 +46,16 @@ def error_answer(error: OmeAspError) -> dict:
 
 
 def explain_report(query: Query, answer: Answer | QueryAnswer, profile: profiles.Profile, facts=None,
-                   cluster: Cluster | None = None, notes: dict | None = None) -> dict:
+                   cluster: Cluster | None = None, notes: dict | None = None, stand_in: bool = False) -> dict:
     """explain -o json's report, or the error explain prints (with the
     cluster, a misspelt name's hint); `notes` (the report's warnings and
-    denied) default to an Answer's denials."""
+    denied) default to an Answer's denials. `stand_in`: the answer is that of
+    a name the cluster lacks too (reasons.query_error, D-321)."""
     if notes is None:
         notes = report.notes_json([], report.denials(answer))
     answer = answer.queries[1] if isinstance(answer, Answer) else answer
-    reasons.check_single_answer(answer, cluster, query.namespace)
+    asked = (query.model if query.model is not None else query.isvc) if stand_in else None
+    reasons.check_single_answer(answer, cluster, query.namespace, asked)
     if answer.ended is not None:
         return {"report": report.outcome_json(report.query_json(query, answer), answer.ended, profile.name, notes)}
     return {"report": report.explain_json(query, answer, profile.name, notes=notes)}

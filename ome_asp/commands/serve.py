@@ -28,13 +28,18 @@ bytes) and answered as one batch: the requests with their own manifests,
 every select and every admit are grounded together as worlds (one case per
 world, ome_asp/solver/worlds.py; each report built by ome_asp/analysis/oracle.py,
 as check builds the corpus's); the answers are written in request order,
-each flushed. `-j N` (default: the cores serve may use) answers a batch's
-lines in N worker processes, chunk by chunk, in the same order.
+each flushed. With `-j N` (default: the cores serve may use) the requests
+with their own manifests are answered in worker processes, as many as the
+batch and the free cores make worth it, each replaced when it has grown
+(analysis/batch.py's Workers and Cores, D-320); the answers are in the same
+order.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import itertools
 import json
 import math
 import os
@@ -46,13 +51,13 @@ from typing import BinaryIO, Iterator, TextIO
 from ome_asp.analysis import batch
 from ome_asp.analysis.oracle import answer_worlds, error_answer, explain_report
 from ome_asp.commands.options import add_jobs_flag, add_max_input_size_flag, add_profile_flags, profile_of
-from ome_asp.errors import Exit, OmeAspError, UsageError
+from ome_asp.errors import Exit, InternalError, OmeAspError, UsageError
 from ome_asp.input import profiles
 from ome_asp.input.documents import MESSAGE_VALUE_CHARS
 from ome_asp.input.limits import MAX_INPUT_BYTES, format_byte_size
 from ome_asp.input.loader import load, load_documents, namespace_warning
 from ome_asp.input.objects import Cluster, Query
-from ome_asp.render import report
+from ome_asp.render import reasons, report
 from ome_asp.solver import ask, worlds
 from ome_asp.solver.answer import Answer, QueryAnswer
 from ome_asp.solver.programs import Variant
@@ -60,10 +65,9 @@ from ome_asp.solver.sight import Sight
 from ome_asp.timing import gc_paused
 
 CACHED_NAMESPACES = 64
-CACHED_MISSES = 1024
 BATCH_LINES = 1000  # read-ahead bounds: one batch answers at most this many lines,
 BATCH_BYTES = 16 * 2**20  # of at most about this many bytes (one longer line is one batch)
-CHUNK_LINES = 100  # with -j, a batch goes to the workers in chunks of at most this many lines
+SHARE_LINES = 16  # with -j, each worker answers at least this many of a batch's lines (a grounding costs ~10 ms)
 # stdin's pipe is widened to this (Linux's default holds 64 KiB, about 18
 # requests with their manifests): a client writing ahead then fills batches
 # of up to this many bytes, and a batch's fixed cost (about 15 ms of CPU:
@@ -87,24 +91,30 @@ class Oracle:
         # denials, the whole cluster's (I9). None: no ServingRuntime.
         self._admitted = batch.unseen_denials(self._sight, [[]])
         self._answers: OrderedDict[str, dict[Query, QueryAnswer]] = OrderedDict()
-        # Names the cluster does not have: each an error answer of its own
-        # solve, kept for repeats, but only so many (a client may send ever
-        # new names).
-        self._misses: OrderedDict[Query, QueryAnswer] = OrderedDict()
+        # A name no model (or InferenceService) of the cluster has: the query
+        # of a name the cluster lacks is answered as this one's (D-321).
+        taken = {m.name for m in cluster.models} | {i.name for i in cluster.inference_services}
+        self._absent = next(name for name in (f"-{n}" for n in itertools.count()) if name not in taken)
         # report.denials of the cluster: every solve gives the same (I9 depends on no query)
         self.denied: list = []
 
-    def answer(self, query: Query) -> QueryAnswer:
+    def answer(self, query: Query) -> tuple[QueryAnswer, bool]:
+        """The answer to `query`, and whether it is a stand-in's. A name the
+        namespace lacks is answered as the stand-in name `_absent` of its kind
+        is, once per namespace: lookup.lp compares a name only for equality,
+        and E4's error (`reasons.query_error`) is rendered with the name asked
+        for, so no name a client sends is grounded or kept (issue 38 item 5:
+        1.6-1.9 KB per new name, clingo's symbols)."""
         answers = self._namespace(query.namespace)
         if query in answers:
-            return answers[query]
-        if query in self._misses:
-            self._misses.move_to_end(query)
-        else:
-            self._misses[query] = self._solve([query]).queries[1]
-            if len(self._misses) > CACHED_MISSES:
-                self._misses.popitem(last=False)
-        return self._misses[query]
+            return answers[query], False
+        stand_in = Query(query.namespace, **{"model" if query.model is not None else "isvc": self._absent})
+        if stand_in not in answers:
+            answer = self._solve([stand_in]).queries[1]
+            if answer.error is None or answer.error.name not in reasons.NOT_FOUND:
+                raise InternalError(f"the name {self._absent!r}, which the cluster lacks, is answered {answer.error}, not E4's not found")
+            answers[stand_in] = answer
+        return answers[stand_in], True
 
     def notes(self, namespace: str) -> dict:
         """The report's `warnings` and `denied` (issue 16), after an answer in `namespace`."""
@@ -179,8 +189,9 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
                 raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
             elif command == "explain":
                 loaded = oracle(profile)
-                response.update(explain_report(query, loaded.answer(query), profile, cluster=loaded.cluster,
-                                               notes=loaded.notes(query.namespace)))
+                answer, stand_in = loaded.answer(query)
+                response.update(explain_report(query, answer, profile, cluster=loaded.cluster,
+                                               notes=loaded.notes(query.namespace), stand_in=stand_in))
                 continue
             else:
                 cluster = oracle(profile).cluster
@@ -240,10 +251,11 @@ def serve(
 ) -> int:
     """Answer every line of `stdin` on `stdout` until end of input. `loaded(profile)`
     reads the cluster of -f under a profile (None without -f). No line stops
-    serving: a bad one gets an error answer (issue 18). With `jobs` > 1, a
-    batch read ahead is cut into chunks that `jobs` worker processes answer
-    (forked at the first such batch, so they inherit the cluster and the
-    compiled encoding); the answers are written in request order all the same."""
+    serving: a bad one gets an error answer (issue 18). With `jobs` > 1, the
+    requests of a batch with their own manifests are cut into shares that
+    worker processes answer (forked when first needed, so they inherit the
+    cluster and the compiled encoding), at most one per core free and per
+    SHARE_LINES of them; the answers are written in request order all the same."""
     oracles: dict[str, Oracle] = {}
 
     def oracle_for(profile: profiles.Profile) -> Oracle:
@@ -265,18 +277,52 @@ def serve(
         with gc_paused():
             return [answer_line(response) for response in respond_all(requests, oracle, default)]
 
+    most = min(jobs, batch.default_jobs())  # -j N: never more processes than cores (issue 38)
+    cores = batch.Cores(most) if most > 1 else None
     with contextlib.ExitStack() as stack:
-        mapped = None  # the workers' map, once a batch needs them
+        workers = None
         for lines in read_ahead(stdin, max_line=max_bytes):
-            pieces = batch.chunks(lines, jobs, CHUNK_LINES) if jobs > 1 else [lines]
-            if len(pieces) > 1 and mapped is None:
-                worlds.compile_all()  # once, before the fork: every worker inherits it
-                mapped = stack.enter_context(batch.pool(answer, jobs))
-            for answers in mapped(pieces) if len(pieces) > 1 else [answer(lines)]:
-                for line in answers:
-                    stdout.write(line)
-                    stdout.flush()
+            cases = [item for item in lines if _brings_manifests(item[1])]
+            if cores is None or not cases:
+                answers = answer(lines)
+            else:
+                if workers is None:
+                    worlds.compile_all()  # once, before the first fork: every worker inherits it
+                    workers = batch.Workers(answer, cores)
+                    stack.callback(workers.close)
+                own = [item for item in lines if not _brings_manifests(item[1])]
+                shares = _shares(cases, max(1, min(cores.free(), len(cases) // SHARE_LINES)))
+                results, mine = workers.map(shares, functools.partial(answer, own))
+                by_line = dict(zip([n for n, _ in own], mine))
+                by_line.update((n, text) for share, texts in zip(shares, results) for (n, _), text in zip(share, texts))
+                answers = [by_line[n] for n, _ in lines]
+            for line in answers:
+                stdout.write(line)
+                stdout.flush()
     return Exit.OK
+
+
+def _brings_manifests(line: bytes | None) -> bool:
+    """Whether a line looks like a request with its own manifests: such a
+    request is a case of its own (a world), which a worker answers; the others
+    (about -f's cluster, whose answers this process caches, and bad lines)
+    are answered here. A guess from the bytes, before parsing: a line guessed
+    wrong is answered all the same, only elsewhere."""
+    return line is not None and b'"manifests"' in line
+
+
+def _shares(lines: list[tuple[int, bytes | None]], count: int) -> list[list[tuple[int, bytes | None]]]:
+    """`lines` in order, cut into at most `count` runs of about equal bytes
+    (a request's bytes are about its manifests, about its cost)."""
+    total = sum(len(line or b"") for _, line in lines)
+    shares: list[list[tuple[int, bytes | None]]] = [[]]
+    size = 0
+    for item in lines:
+        if shares[-1] and len(shares) < count and size * count >= total * len(shares):
+            shares.append([])
+        shares[-1].append(item)
+        size += len(item[1] or b"")
+    return shares
 
 
 def read_ahead(
@@ -402,7 +448,7 @@ def add_parser(commands) -> None:
     serve.add_argument("--strict", action="store_true", help="treat every warning as an input error")
     add_max_input_size_flag(serve, "the cluster of -f in total, and each request line")
     add_profile_flags(serve)
-    add_jobs_flag(serve, "answer the lines read ahead")
+    add_jobs_flag(serve, "answer the requests with their own manifests (at most the cores; fewer when they are busy)")
     serve.set_defaults(run=run)
 
 

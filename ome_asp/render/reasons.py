@@ -253,35 +253,40 @@ def _unknown() -> str:
 # --- E4: query errors, E5: notes ---------------------------------------------
 
 
-def query_error(error: clingo.Symbol, cluster=None, namespace: str | None = None) -> OmeAspError:
+def query_error(error: clingo.Symbol, cluster=None, namespace: str | None = None, asked: str | None = None) -> OmeAspError:
     """E4's error line, with a "did you mean" note under it where it names a
     model or an InferenceService the input lacks and another is close (issue
-    24; the line itself stays OME's)."""
-    failure = OmeAspError(text(error))
-    failure.hint = None if cluster is None else did_you_mean(error, cluster, namespace)
+    24; the line itself stays OME's). `asked`: the name the query asked for,
+    where `error` (model_not_found, isvc_not_found) is a stand-in's, a name the
+    input lacks too (serve, D-321)."""
+    failure = OmeAspError(text(error) if asked is None else _RENDER[error.name](asked))
+    failure.hint = None if cluster is None else did_you_mean(error, cluster, namespace, asked)
     return failure
 
 
 CANDIDATE_LIMIT = 1000  # E4: a single-query explain refuses larger snapshots
+NOT_FOUND = ("model_not_found", "isvc_not_found")  # E4's errors about a name the input lacks
 
 
-def check_single_answer(answer: QueryAnswer, cluster=None, namespace: str | None = None) -> None:
+def check_single_answer(answer: QueryAnswer, cluster=None, namespace: str | None = None, asked: str | None = None) -> None:
     """The errors of a one-query explain (E4), which serve answers alike; with
-    the cluster and -n, a misspelt name gets a "did you mean" note."""
+    the cluster and -n, a misspelt name gets a "did you mean" note (`asked`:
+    query_error's)."""
     if answer.error is not None:
-        raise query_error(answer.error, cluster, namespace)
+        raise query_error(answer.error, cluster, namespace, asked)
     if len(answer.verdicts) > CANDIDATE_LIMIT:
         raise OmeAspError("runtime candidate snapshot exceeds the CLI collection limit")
 
 
-def did_you_mean(error: clingo.Symbol, cluster, namespace: str | None) -> str | None:
+def did_you_mean(error: clingo.Symbol, cluster, namespace: str | None, asked: str | None = None) -> str | None:
     """The hint for an error naming a model or an InferenceService the input
-    lacks: the namespaces that hold one of that name (-n, issue 36), else
-    another name in reach of the namespace that is close, else None."""
-    if error.name not in ("model_not_found", "isvc_not_found"):
+    lacks (or naming a stand-in for `asked`, query_error): the namespaces that
+    hold one of that name (-n, issue 36), else another name in reach of the
+    namespace that is close, else None."""
+    if error.name not in NOT_FOUND:
         return None
     objects = cluster.models if error.name == "model_not_found" else cluster.inference_services
-    name = error.arguments[0].string
+    name = error.arguments[0].string if asked is None else asked
     elsewhere = sorted({o.namespace for o in objects if o.name == name and o.namespace not in (None, namespace)})
     if elsewhere:
         kind = "BaseModel" if error.name == "model_not_found" else "InferenceService"
