@@ -121,6 +121,9 @@ def const(name: str) -> Term:
     return made
 
 
+_NONE = const("none")  # an absent value in a row (input.lp)
+
+
 def term(name: str, *args) -> Term:
     """The nested term `name(args...)`, its arguments as in a fact (Terms,
     strings quoted as clingo prints them, 32-bit ints, tuples): the one way
@@ -177,14 +180,17 @@ class FactBuilder:
     checks nothing (the encoding unit tests, whose harness checks the facts
     against input.lp and the upstream predicates it is given). A builder of
     one case of a batch hands its value tables to the batch's builder
-    `values`, with which it shares the exact numbers (build_world_facts).
+    `values`, with which it shares the exact numbers (build_world_facts); with
+    `rows`, a runtime and each of its entries are one fact each (input.lp's
+    runtime_row/2, entry_row/7, which imply the facts they stand for).
     """
 
     def __init__(
         self, renamed: frozenset[str] = frozenset(), profile: Profile | None = None,
-        schema: tuple[str, ...] | None = INPUT_SCHEMA, values: FactBuilder | None = None,
+        schema: tuple[str, ...] | None = INPUT_SCHEMA, values: FactBuilder | None = None, rows: bool = False,
     ) -> None:
         self._declared = None if schema is None else declared(schema)
+        self.rows = rows  # a runtime and each entry in one row (runtime_row/2, entry_row/7: input.lp)
         self._renamed = renamed
         self._values = values
         self._facts: list[tuple[str, tuple]] = []
@@ -380,7 +386,7 @@ def build_world_facts(cases: list[tuple[Cluster, list[Query]]]) -> list[Facts]:
         entries = EntryTables(values, versions)
         builders = []
         for cluster, queries in cases:
-            builder = FactBuilder(profile=cluster.profile, values=values)
+            builder = FactBuilder(profile=cluster.profile, values=values, rows=True)
             entries.profile = cluster.profile
             _add_cluster(builder, cluster, queries, entries, versions)
             builders.append(builder)
@@ -527,8 +533,11 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
     r = runtime_id(rt.kind, rt.namespace, rt.name)
     ref = builder.runtimes[r.text] = RuntimeRef(rt.kind, rt.namespace, rt.name)
     builder.created[ref] = rt.created
-    fact.runtime_declared(r)
-    fact.runtime_name_rank(r, name_rank)
+    if builder.rows:
+        fact.runtime_row(r, name_rank)
+    else:
+        fact.runtime_declared(r)
+        fact.runtime_name_rank(r, name_rank)
     if rt.disabled:
         fact.runtime_disabled(r)
     if rt.size_range is not None:
@@ -548,17 +557,23 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
 
     signatures = builder.signatures[ref] = []
     builder.entry_names[ref] = [entry.name for entry in rt.entries]
+    w5 = builder.profile is not None and builder.profile.cross_runtime_check
     for i, entry in enumerate(rt.entries):
         signature = entries.signature(entry)
         signatures.append(signature.text)
-        fact.entry(r, i, signature, entries.weights(entry))
+        auto_select = None if entry.auto_select is None else const("true" if entry.auto_select else "false")
+        if builder.rows:
+            fact.entry_row(r, i, signature, entries.weights(entry), _NONE if auto_select is None else auto_select,
+                           _NONE if entry.priority is None else entry.priority, _fold(entry.name or "") if w5 else _NONE)
+        else:
+            fact.entry(r, i, signature, entries.weights(entry))
+            if auto_select is not None:
+                fact.entry_auto_select(r, i, auto_select)
+            if entry.priority is not None:
+                fact.entry_priority(r, i, entry.priority)
         if entry.name is not None:
             fact.entry_name(r, i, entry.name)
-        if entry.auto_select is not None:
-            fact.entry_auto_select(r, i, const("true" if entry.auto_select else "false"))
-        if entry.priority is not None:
-            fact.entry_priority(r, i, entry.priority)
-        if builder.profile is not None and builder.profile.cross_runtime_check:
+        if w5:
             _add_w5_entry(builder, r, i, entry)
     if builder.profile is not None and builder.profile.cross_runtime_check:
         for protocol in rt.protocol_versions or ():
@@ -590,7 +605,8 @@ def _add_w5_entry(builder: FactBuilder, r: Term, i: int, entry: Entry) -> None:
     struct -- absent, or plain (no version, no operator written: only then can
     two structs be equal, docs/profiles.md 3.4) with its name and weight."""
     fact = builder.fact
-    fact.entry_name_folded(r, i, _fold(entry.name or ""))
+    if not builder.rows:  # else in the entry's row
+        fact.entry_name_folded(r, i, _fold(entry.name or ""))
     if entry.version is not None:
         fact.entry_version_field(r, i, entry.version)
     for side, ref in (("format", entry.model_format), ("framework", entry.model_framework)):
