@@ -79,18 +79,20 @@ def requests(count: int, runtimes: tuple[int, int] = (1, 10), seed: int = 0) -> 
     return lines
 
 
-def rss_kb(pid: int) -> int:
-    """The resident memory of a process and of its children (serve -j's workers).
-    A worker may end between being listed and being read, or be a zombie
-    (no VmRSS line): it holds no memory then."""
+def rss_kb(pid: int, file: str = "status", field: str = "VmRSS:") -> int:
+    """The resident memory of a process and of its children (serve -j's
+    workers); with `file` smaps_rollup and `field` Pss:, their proportional
+    set size (a page shared by n processes counts 1/n in each). A worker may
+    end between being listed and being read, or be a zombie (no VmRSS line):
+    it holds no memory then."""
     try:
-        with open(f"/proc/{pid}/status") as status:
-            own = int(next((line.split()[1] for line in status if line.startswith("VmRSS:")), 0))
+        with open(f"/proc/{pid}/{file}") as status:
+            own = int(next((line.split()[1] for line in status if line.startswith(field)), 0))
         with open(f"/proc/{pid}/task/{pid}/children") as children:
             listed = children.read().split()
     except (FileNotFoundError, ProcessLookupError):
         return 0
-    return own + sum(rss_kb(int(child)) for child in listed)
+    return own + sum(rss_kb(int(child), file, field) for child in listed)
 
 
 def cpu_seconds(process: subprocess.Popen) -> float:
@@ -100,11 +102,12 @@ def cpu_seconds(process: subprocess.Popen) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def serve_piped(lines: list[bytes], samples: int = 0) -> tuple[float, list[int], float]:
+def serve_piped(lines: list[bytes], samples: int = 0, argv: list[str] = SERVE, measure=rss_kb, **popen) -> tuple[float, list[int], float]:
     """Seconds from the first line written to the last answer read, all lines
-    written at once by a thread; with `samples`, serve's RSS (kB) after every
-    len(lines)/samples answers; and serve's CPU seconds."""
-    process = subprocess.Popen(SERVE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+    written at once by a thread; with `samples`, `measure(pid)` of serve
+    (RSS in kB, its workers' included) after every len(lines)/samples
+    answers; and serve's CPU seconds. `argv` and `popen` (cwd, env) start serve."""
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, **{"cwd": ROOT, **popen})
     every = len(lines) // samples if samples else 0
     rss = []
 
@@ -121,7 +124,7 @@ def serve_piped(lines: list[bytes], samples: int = 0) -> tuple[float, list[int],
         if not answer:
             raise RuntimeError(f"serve stopped after {n - 1} answers")
         if every and n % every == 0:
-            rss.append(rss_kb(process.pid))
+            rss.append(measure(process.pid))
     seconds = time.perf_counter() - start
     writer.join()
     return seconds, rss, cpu_seconds(process)
@@ -425,11 +428,16 @@ def main(argv=None) -> int:
     text = markdown(results)
     print(text)
     if not quick:
-        path = ROOT / "docs" / "performance.md"
-        old = path.read_text()
-        pattern = re.compile(re.escape(MARK_BEGIN) + ".*?" + re.escape(MARK_END) + "\n", re.DOTALL)
-        path.write_text(pattern.sub(lambda _: text, old) if pattern.search(old) else old.rstrip("\n") + "\n\n" + text)
+        write_section(text, MARK_BEGIN, MARK_END)
     return 0
+
+
+def write_section(text: str, begin: str, end: str) -> None:
+    """Put `text` between its markers in docs/performance.md (at its end the first time)."""
+    path = ROOT / "docs" / "performance.md"
+    old = path.read_text()
+    pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end) + "\n", re.DOTALL)
+    path.write_text(pattern.sub(lambda _: text, old) if pattern.search(old) else old.rstrip("\n") + "\n\n" + text)
 
 
 if __name__ == "__main__":

@@ -82,3 +82,13 @@ def test_no_heavy_cluster_has_the_catalogs_likely_typo_warnings():
 
     warnings = load_documents(catalog_documents(550, 100, seed=550100)).warnings
     assert len(warnings) == 165 and all("did you mean" in w for w in warnings)
+
+def test_serve_benchmark_runs_on_tiny_sizes():
+    """benchmarks/serve.py (issue 40's serve goals: S1 cases/s and CPU per case per -j, S2 memory, S3 a preloaded cluster)."""
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "serve.py"), "--quick"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert result.returncode == 0, result.stderr
+    # tiny sizes: a rate less its start-up run may come out negative under load
+    assert re.search(r"^\| default \| no \| [\d.]+ \| -?[\d,]+ \| -?[\d.]+ \|$", result.stdout, re.M), result.stdout
+    assert re.search(r"^S2 — memory over 200 requests .*: ([\d.]+, ){9}[\d.]+ MB; growth -?[\d.]+ MB", result.stdout, re.M), result.stdout
+    assert re.search(r"^\| 1 \| [\d.]+ s, -?[\d.]+ ms \| [\d.]+ s, -?[\d.]+ ms \|$", result.stdout, re.M), result.stdout

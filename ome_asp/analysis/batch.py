@@ -99,26 +99,32 @@ class Cores:
         return time.monotonic(), sum(ticks[:8]) - idle, _seconds()
 
 
-GROWN_BYTES = 4 * 2**20  # a worker whose peak memory grew by more since its first piece is replaced
+GROWN_BYTES = 4 * 2**20  # a worker whose memory grew by more since its first piece is replaced
 
 
-def _peak_bytes() -> int:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, kilobytes on Linux
+def _resident_bytes() -> int:
+    """This process's resident memory; where /proc is missing, its peak (a
+    fork's peak starts at its parent's, so it shows only growth beyond it)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, kilobytes elsewhere
 
 
 def _answer_pieces(connection, work: Callable) -> None:
     """A worker's loop: each piece received, its result sent back with the
-    CPU seconds it took and the process's peak memory, until None comes."""
+    CPU seconds it took and the process's memory, until None comes."""
     while (piece := connection.recv()) is not None:
         start = _seconds()
         try:
             result = work(piece)
         except Exception as error:  # the parent raises it, with the facts this process was solving
             error.facts_in_progress = FACTS_IN_PROGRESS.get()
-            connection.send((error, _seconds() - start, _peak_bytes(), True))
+            connection.send((error, _seconds() - start, _resident_bytes(), True))
             continue
-        connection.send((result, _seconds() - start, _peak_bytes(), False))
+        connection.send((result, _seconds() - start, _resident_bytes(), False))
 
 
 class Workers:
@@ -126,7 +132,7 @@ class Workers:
     each at a time, forked when first needed, so each inherits what this
     process holds then. clingo keeps every symbol a process ever makes, and a
     batch of worlds makes new ones (each world's atoms carry its number): a
-    worker whose peak memory has grown by more than GROWN_BYTES since its
+    worker whose resident memory has grown by more than GROWN_BYTES since its
     first piece is replaced by a new fork, so memory stays flat however long
     serve runs (issue 40). `cores`, when given, is told each piece's CPU time."""
 
@@ -136,7 +142,7 @@ class Workers:
         self._context = multiprocessing.get_context("fork")
         self._work = work
         self._cores = cores
-        self._idle: list[list] = []  # [process, connection, peak after its first piece or None]
+        self._idle: list[list] = []  # [process, connection, memory after its first piece or None]
 
     def map(self, pieces: list, during: Callable[[], object]) -> tuple[list, object]:
         """`work(piece)` of each piece, in order, each in its own worker; and
@@ -147,15 +153,15 @@ class Workers:
         mine = during()
         results, failed = [], None
         for worker in busy:
-            result, seconds, peak, raised = worker[1].recv()
+            result, seconds, memory, raised = worker[1].recv()
             if self._cores is not None:
                 self._cores.spent(seconds)
             if raised and failed is None:
                 failed = result
             results.append(result)
             if worker[2] is None:
-                worker[2] = peak
-            if peak - worker[2] > GROWN_BYTES:
+                worker[2] = memory
+            if memory - worker[2] > GROWN_BYTES:
                 self._retire(worker)
             else:
                 self._idle.append(worker)

@@ -63,7 +63,13 @@ def explain_report(query: Query, answer: Answer | QueryAnswer, profile: profiles
 
 def select_report(query: Query, answer: Answer, profile: profiles.Profile, facts=None, cluster: Cluster | None = None) -> dict:
     """select -o json's report (an outcome's report too), or the error select prints (with its hint)."""
-    selection = Selection(query, answer.queries[1], profile.name, report.notes_json([], report.denials(answer)))
+    return selection_report(query, answer.queries[1], profile, report.notes_json([], report.denials(answer)), cluster)
+
+
+def selection_report(query: Query, answer: QueryAnswer, profile: profiles.Profile, notes: dict,
+                     cluster: Cluster | None = None) -> dict:
+    """select_report of one query's answer, with the report's warnings and denied (`notes`)."""
+    selection = Selection(query, answer, profile.name, notes)
     if selection.error is not None:
         error = OmeAspError(selection.error)
         error.hint = None if cluster is None else reasons.did_you_mean(selection.outcome.error, cluster, query.namespace)

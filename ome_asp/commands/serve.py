@@ -48,8 +48,9 @@ import stat
 from collections import OrderedDict
 from typing import BinaryIO, Iterator, TextIO
 
+from ome_asp import records
 from ome_asp.analysis import batch
-from ome_asp.analysis.oracle import answer_worlds, error_answer, explain_report
+from ome_asp.analysis.oracle import answer_worlds, error_answer, explain_report, selection_report
 from ome_asp.commands.options import add_jobs_flag, add_max_input_size_flag, add_profile_flags, profile_of
 from ome_asp.errors import Exit, InternalError, OmeAspError, UsageError
 from ome_asp.input import profiles
@@ -65,6 +66,7 @@ from ome_asp.solver.sight import Sight
 from ome_asp.timing import gc_paused
 
 CACHED_NAMESPACES = 64
+CACHED_SELECTIONS = 1024
 BATCH_LINES = 1000  # read-ahead bounds: one batch answers at most this many lines,
 BATCH_BYTES = 16 * 2**20  # of at most about this many bytes (one longer line is one batch)
 SHARE_LINES = 16  # with -j, each worker answers at least this many of a batch's lines (a grounding costs ~10 ms)
@@ -95,44 +97,107 @@ class Oracle:
         # of a name the cluster lacks is answered as this one's (D-321).
         taken = {m.name for m in cluster.models} | {i.name for i in cluster.inference_services}
         self._absent = next(name for name in (f"-{n}" for n in itertools.count()) if name not in taken)
+        # The namespaces some object is in; every other namespace reads the
+        # cluster-scoped objects alone and is answered as this one (D-321).
+        self._namespaced = {o.namespace for o in (*cluster.runtimes, *cluster.models, *cluster.inference_services)} - {None}
+        self._empty = next(name for name in (f"-{n}" for n in itertools.count()) if name not in self._namespaced)
+        self._reach: dict[str, frozenset[Query]] = {}  # the queries that can succeed in a namespace
+        self._selections: OrderedDict[Query, dict] = OrderedDict()  # select's answers about what the cluster has
+        self._selected: OrderedDict[str, None] = OrderedDict()  # the namespaces select has grounded
+        self._admission: dict | None = None  # admit's answer, which no request changes
         # report.denials of the cluster: every solve gives the same (I9 depends on no query)
         self.denied: list = []
 
-    def answer(self, query: Query) -> tuple[QueryAnswer, bool]:
-        """The answer to `query`, and whether it is a stand-in's. A name the
-        namespace lacks is answered as the stand-in name `_absent` of its kind
-        is, once per namespace: lookup.lp compares a name only for equality,
-        and E4's error (`reasons.query_error`) is rendered with the name asked
-        for, so no name a client sends is grounded or kept (issue 38 item 5:
+    def answers(self, queries: list[Query]) -> list[tuple[QueryAnswer, bool]]:
+        """Each query's answer, and whether it is a stand-in's. The queries
+        of a namespace not answered yet are grounded together on what they
+        read (`_solve`); from the namespace's second grounding on, with every
+        other query of it, so that a client asking a namespace's queries one
+        at a time pays for two groundings, and one asking once per namespace
+        for its own query only (D-149). A namespace no object is in is
+        answered as the stand-in namespace `_empty`, and a name the namespace
+        lacks as the stand-in name `_absent` of its kind, once per namespace:
+        lookup.lp compares names only for equality, and E4's error
+        (`reasons.query_error`) is rendered with the name asked for, so no
+        name a client sends is grounded or kept (D-321; issue 38 item 5:
         1.6-1.9 KB per new name, clingo's symbols)."""
-        answers = self._namespace(query.namespace)
-        if query in answers:
-            return answers[query], False
-        stand_in = Query(query.namespace, **{"model" if query.model is not None else "isvc": self._absent})
-        if stand_in not in answers:
-            answer = self._solve([stand_in]).queries[1]
-            if answer.error is None or answer.error.name not in reasons.NOT_FOUND:
-                raise InternalError(f"the name {self._absent!r}, which the cluster lacks, is answered {answer.error}, not E4's not found")
-            answers[stand_in] = answer
-        return answers[stand_in], True
+        mapped = [self._stand_in(query) for query in queries]
+        todo = [query for query, _ in dict.fromkeys(mapped) if query not in self._answers.get(query.namespace, {})]
+        for namespace, group in itertools.groupby(sorted(todo, key=lambda q: q.namespace), key=lambda q: q.namespace):
+            asked = list(group)
+            known = self._answers.get(namespace)
+            if known is not None:  # its second grounding: the rest of it too
+                asked += [q for q in namespace_queries(self.cluster, namespace) if q not in known and q not in asked]
+            result = self._solve(asked)
+            fresh = dict(zip(asked, result.queries.values()))
+            for query, answer in fresh.items():
+                if query.model == self._absent or query.isvc == self._absent:
+                    if answer.error is None or answer.error.name not in reasons.NOT_FOUND:
+                        raise InternalError(f"the name {self._absent!r}, which the cluster lacks, is answered {answer.error}, "
+                                            "not E4's not found")
+            self._answers[namespace] = {**(known or {}), **fresh}
+            self._answers.move_to_end(namespace)
+            if len(self._answers) > CACHED_NAMESPACES:
+                self._answers.popitem(last=False)
+        return [(self._answers[query.namespace][query], stand_in) for query, stand_in in mapped]
+
+    def _stand_in(self, query: Query) -> tuple[Query, bool]:
+        """The query answered for `query` (D-321), and whether its name is a stand-in."""
+        if query.namespace not in self._namespaced:
+            query = records.replace(query, namespace=self._empty)
+        if query.namespace not in self._reach:
+            self._reach[query.namespace] = frozenset(namespace_queries(self.cluster, query.namespace))
+            if len(self._reach) > CACHED_NAMESPACES:
+                del self._reach[next(iter(self._reach))]
+        if query in self._reach[query.namespace]:
+            return query, False
+        return Query(query.namespace, **{"model" if query.model is not None else "isvc": self._absent}), True
+
+    def selections(self, queries: list[Query]) -> list[dict]:
+        """select's answer ({"report": ...} or the error) to each query: the
+        queries of a namespace not answered yet grounded together on what
+        they read (Sight.part, as `_solve`), from the namespace's second
+        grounding on with every other query of it, as `answers` does; those
+        about what the cluster has are kept (CACHED_SELECTIONS at most)."""
+        profile = self.cluster.profile
+        fresh: dict[Query, dict] = {}
+        todo = [q for q in dict.fromkeys(queries) if q not in self._selections]
+        for namespace, group in itertools.groupby(sorted(todo, key=lambda q: q.namespace), key=lambda q: q.namespace):
+            asked = list(group)
+            if namespace in self._selected:  # its second grounding: the rest of it too
+                asked += [q for q in namespace_queries(self.cluster, namespace) if q not in self._selections and q not in asked]
+            self._selected[namespace] = None
+            if len(self._selected) > CACHED_NAMESPACES:
+                self._selected.popitem(last=False)
+            result = ask.ask(self._sight.part(asked), asked, Variant.SELECT).answer
+            notes = report.notes_json([], batch.denials(self._admitted, result))
+            for n, query in enumerate(asked, 1):
+                try:
+                    fresh[query] = selection_report(query, result.queries[n], profile, notes, self.cluster)
+                except OmeAspError as error:
+                    fresh[query] = error_answer(error)
+                if not self._stand_in(query)[1]:  # a name the cluster lacks is not kept (issue 38 item 5)
+                    self._selections[query] = fresh[query]
+                    if len(self._selections) > CACHED_SELECTIONS:
+                        self._selections.popitem(last=False)
+        answers = []
+        for query in queries:
+            if query in fresh:
+                answers.append(fresh[query])
+            else:
+                self._selections.move_to_end(query)
+                answers.append(self._selections[query])
+        return answers
+
+    def admission(self) -> dict:
+        """admit's answer about the cluster, once."""
+        if self._admission is None:
+            self._admission = answer_worlds([("admit", self.cluster, None, self.cluster.profile)])[0]
+        return self._admission
 
     def notes(self, namespace: str) -> dict:
         """The report's `warnings` and `denied` (issue 16), after an answer in `namespace`."""
         return report.notes_json(input_warnings(self.cluster, namespace), self.denied)
-
-    def _namespace(self, namespace: str) -> dict[Query, QueryAnswer]:
-        if namespace in self._answers:
-            self._answers.move_to_end(namespace)
-            return self._answers[namespace]
-        queries = namespace_queries(self.cluster, namespace)
-        answers = {}
-        if queries:
-            result = self._solve(queries)
-            answers = {q: result.queries[n] for n, q in enumerate(queries, 1)}
-        self._answers[namespace] = answers
-        if len(self._answers) > CACHED_NAMESPACES:
-            self._answers.popitem(last=False)
-        return answers
 
     def _solve(self, queries: list[Query]) -> Answer:
         """`queries` (of one namespace) grounded on their part of the cluster,
@@ -173,6 +238,8 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
     pending: list[int] = []  # where the answers of `cases` go
     cases: list[tuple[str, Cluster, Query | None, profiles.Profile]] = []
     warnings: list[list[str]] = []  # each case's input warnings (its report's, issue 16)
+    explains: dict[str, list[tuple[int, Query]]] = {}  # explain requests about each profile's loaded cluster
+    selects: dict[str, list[tuple[int, Query]]] = {}  # select requests about it
     for request in requests:
         if isinstance(request, str):
             responses.append({"id": None, "error": request})
@@ -187,26 +254,43 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
                 cluster = _case_cluster(request["manifests"], profile)
             elif oracle is None:
                 raise OmeAspError("no cluster loaded: start serve with -f, or send manifests with the request")
-            elif command == "explain":
-                loaded = oracle(profile)
-                answer, stand_in = loaded.answer(query)
-                response.update(explain_report(query, answer, profile, cluster=loaded.cluster,
-                                               notes=loaded.notes(query.namespace), stand_in=stand_in))
+            elif command in ("explain", "select"):
+                (explains if command == "explain" else selects).setdefault(profile.name, []).append((len(responses) - 1, query))
                 continue
             else:
-                cluster = oracle(profile).cluster
+                response.update(_warned(oracle(profile).admission(), oracle(profile).cluster.warnings))
+                continue
             cases.append((command, cluster, query, profile))
             pending.append(len(responses) - 1)
             warnings.append(cluster.warnings if query is None else input_warnings(cluster, query.namespace))
         except OmeAspError as error:
             response.update(error_answer(error))
     for i, case_warnings, answer in zip(pending, warnings, answer_worlds(cases)):
-        if case_warnings and "report" in answer:  # answer_worlds knows facts, not the manifests' warnings
-            key = "inputWarnings" if answer["report"]["kind"] == "RuntimeSelection" else "warnings"
-            if key in answer["report"]:
-                answer["report"][key] = [*case_warnings, *answer["report"][key]]
-        responses[i].update(answer)
+        responses[i].update(_warned(answer, case_warnings))
+    for name, asked in explains.items():
+        profile, loaded = profiles.PROFILES[name], oracle(profiles.PROFILES[name])
+        for (i, query), (answer, stand_in) in zip(asked, loaded.answers([query for _, query in asked])):
+            try:
+                responses[i].update(explain_report(query, answer, profile, cluster=loaded.cluster,
+                                                   notes=loaded.notes(query.namespace), stand_in=stand_in))
+            except OmeAspError as error:
+                responses[i].update(error_answer(error))
+    for name, asked in selects.items():
+        loaded = oracle(profiles.PROFILES[name])
+        for (i, query), answer in zip(asked, loaded.selections([query for _, query in asked])):
+            responses[i].update(_warned(answer, input_warnings(loaded.cluster, query.namespace)))
     return responses
+
+
+def _warned(answer: dict, warnings: list[str]) -> dict:
+    """An answer with the input's warnings before its report's own (answer_worlds
+    and the Oracle know facts, not the manifests' warnings); a new dict."""
+    if not warnings or "report" not in answer:
+        return answer
+    key = "inputWarnings" if answer["report"]["kind"] == "RuntimeSelection" else "warnings"
+    if key not in answer["report"]:
+        return answer
+    return {**answer, "report": {**answer["report"], key: [*warnings, *answer["report"][key]]}}
 
 
 def _command(request: dict) -> str:
