@@ -20,6 +20,7 @@ from conftest import FIXTURES, messages, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import ome_asp
 from ome_asp.cli import main
 from ome_asp.commands import serve as serve_module
 from ome_asp.input import profiles
@@ -354,6 +355,24 @@ def test_requests_about_the_loaded_cluster_share_their_groundings(tmp_path, monk
         assert answer["report"] == _cli_json(argv[0], str(path), *argv[1:])
 
 
+def test_ping_answers_the_protocol_and_version_in_request_order():
+    """Readiness (issue 40): a `ping` request is answered without grounding
+    anything, after every request before it, with the protocol version, the
+    version, the default profile and whether -f's cluster is loaded (it is
+    read before the first request); a ping with other keys is an error
+    answer. Ids need not be unique: each answer echoes its request's, in
+    request order."""
+    ping = {"id": 7, "command": "ping"}
+    answers = serve(ping, {"id": 7, "namespace": "llama-demo", "model": "llama-3-2-3b-instruct"}, ping,
+                    {**ping, "profile": "v1.3"}, argv=("-f", WORKED, "--profile", "v1.2.2"))
+    status = {"apiVersion": "ome-asp/v1alpha1", "kind": "ServeStatus", "protocol": serve_module.PROTOCOL,
+              "version": ome_asp.__version__, "profile": "v1.2.2", "cluster": True}
+    assert [a["id"] for a in answers] == [7, 7, 7, 7]
+    assert answers[0] == answers[2] == {"id": 7, "report": status} and answers[1]["report"]["kind"] == "RuntimeExplainReport"
+    assert answers[3] == {"id": 7, "error": 'a ping request has no key "profile"'}
+    assert serve(ping, argv=())[0]["report"] == {**status, "profile": "v1.3", "cluster": False}
+
+
 def test_unknown_commands_and_keys_are_error_answers_never_an_explain():
     answers = serve(
         {"id": 1, "command": "rank", "namespace": "llama-demo", "model": "llama-3-2-3b-instruct"},
@@ -362,10 +381,10 @@ def test_unknown_commands_and_keys_are_error_answers_never_an_explain():
         {"id": 4, "command": ["explain"]},
     )
     assert answers == [
-        {"id": 1, "error": '"command" must be one of explain, select, admit'},
+        {"id": 1, "error": '"command" must be one of explain, select, admit, ping'},
         {"id": 2, "error": 'a explain request has no key "modle"'},
         {"id": 3, "error": 'a admit request has no key "model"'},
-        {"id": 4, "error": '"command" must be one of explain, select, admit'},
+        {"id": 4, "error": '"command" must be one of explain, select, admit, ping'},
     ]
 
 

@@ -22,7 +22,8 @@ under each profile asked for, each with its own cache. An outcome without a
 table (docs/profiles.md section 0) is a report with `outcome`, `detail` and no rows.
 
 A request's `command` is `explain` (the default), `select` or `admit`; its
-`report` is what `ome-asp <command> ... -o json` prints. Lines already
+`report` is what `ome-asp <command> ... -o json` prints; `ping` answers
+serve's status and protocol version (PROTOCOL), grounding nothing. Lines already
 waiting on stdin are read ahead (at most BATCH_LINES lines, BATCH_BYTES
 bytes) and answered as one batch: the requests with their own manifests,
 every select and every admit are grounded together as worlds (one case per
@@ -48,7 +49,7 @@ import stat
 from collections import OrderedDict
 from typing import BinaryIO, Iterator, TextIO
 
-from ome_asp import records
+from ome_asp import __version__, records
 from ome_asp.analysis import batch
 from ome_asp.analysis.oracle import answer_worlds, error_answer, explain_report, selection_report
 from ome_asp.commands.options import add_jobs_flag, add_max_input_size_flag, add_profile_flags, profile_of
@@ -78,7 +79,11 @@ SHARE_LINES = 16  # with -j, each worker answers at least this many of a batch's
 PIPE_BYTES = 2**20
 # The keys a request of each command may have (anything else is an error answer).
 _TARGET_KEYS = frozenset({"id", "command", "profile", "manifests", "namespace", "model", "isvc"})
-REQUEST_KEYS = {"explain": _TARGET_KEYS, "select": _TARGET_KEYS, "admit": frozenset({"id", "command", "profile", "manifests"})}
+REQUEST_KEYS = {"explain": _TARGET_KEYS, "select": _TARGET_KEYS, "admit": frozenset({"id", "command", "profile", "manifests"}),
+                "ping": frozenset({"id", "command"})}
+# The protocol of requests and answers (docs/oracle.md); a change a client
+# must know about (a key, a meaning) raises it. `ping` answers it.
+PROTOCOL = 1
 
 
 class Oracle:
@@ -248,6 +253,9 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
         responses.append(response)
         try:
             command = _command(request)
+            if command == "ping":
+                response.update(pong(default, oracle is not None))
+                continue
             profile = _profile(request, default)
             query = None if command == "admit" else _query(request)
             if "manifests" in request:
@@ -280,6 +288,13 @@ def respond_all(requests: list[dict | str], oracle, default: profiles.Profile = 
         for (i, query), answer in zip(asked, loaded.selections([query for _, query in asked])):
             responses[i].update(_warned(answer, input_warnings(loaded.cluster, query.namespace)))
     return responses
+
+
+def pong(default: profiles.Profile, loaded: bool) -> dict:
+    """A ping's answer: serve reads requests (and has read -f's cluster), and
+    the protocol and version it speaks (docs/oracle.md, "Readiness")."""
+    return {"report": {"apiVersion": report.API_VERSION, "kind": "ServeStatus", "protocol": PROTOCOL,
+                       "version": __version__, "profile": default.name, "cluster": loaded}}
 
 
 def _warned(answer: dict, warnings: list[str]) -> dict:
