@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "benchmarks")]
 
 from clusters import NAMESPACE, cluster_documents  # noqa: E402
-from worlds import cpu_seconds, requests, rss_kb, serve_piped, write_section  # noqa: E402
+from worlds import cpu_seconds, pss_kb, requests, serve_piped, write_section  # noqa: E402
 
 MARK_BEGIN, MARK_END = "<!-- serve: benchmarks/serve.py -->", "<!-- /serve -->"
 PROFILE = "code-v0.1.5"
@@ -100,11 +100,6 @@ class Spinner:
     def __exit__(self, *_) -> None:
         self.process.kill()
         self.process.wait()
-
-
-def pss_kb(pid: int) -> int:
-    """The proportional set size of serve and its workers (rss_kb of benchmarks/worlds.py)."""
-    return rss_kb(pid, "smaps_rollup", "Pss:")
 
 
 def load() -> float:
