@@ -144,11 +144,24 @@ def test_the_batch_variants_share_each_files_rewrite(monkeypatch):
 def test_world_facts_put_the_world_first_and_keep_user_text():
     program = 'entry(csr("a(b"),0,sig(1),w(1)).\nquery(1).\nsig_pipeline().\nx("\\nfoo(").\n'
     assert worlds.world_facts(program, 7) == (
-        'world(7).\nentry(7,csr("a(b"),0,sig(1),w(1)).\nquery(7,1).\nsig_pipeline(7).\nx(7,"\\nfoo(").\n'
+        'entry(7,csr("a(b"),0,sig(1),w(1)).\nquery(7,1).\nsig_pipeline(7).\nx(7,"\\nfoo(").\nworld(7).\n'
     )
-    assert worlds.world_facts('query(1).\nswitch(mode_filter,off).\nx("switch(").\n', 7, 2) == (
-        'world(7).\nquery(7,1).\nx(7,"switch(").\nworld_profile(7,2).\n'
-    )
+    assert worlds.world_facts('query(1).\nx("switch(").\n', 7, 2) == 'query(7,1).\nx(7,"switch(").\nworld_profile(7,2).\n'
+
+
+def test_a_worlds_facts_leave_its_switches_to_the_batch():
+    """A world's facts have no switch facts and no world/1 fact: its
+    world_profile/2 fact implies both (worlds.declaration), 12 lines fewer a
+    code-v0.1.5 case (issue 40); its program alone (Facts.whole: the
+    fallback of a batch with no single answer set) has its switches. Fails
+    with the switches built for each world and filtered out of its text."""
+    cluster = loader.load([str(FIXTURES / "worked-example" / "manifests.yaml")], profile=profiles.PROFILES["code-v0.1.5"])
+    query = Query("llama-demo", model="llama-3-2-3b-instruct")
+    facts = build_world_facts([(cluster, [query])])[0]
+    assert "switch(" not in facts.program and "world(" not in worlds.world_facts(facts.program, 0, 1)
+    alone = build_facts(cluster, [query])
+    assert sorted(line for line in facts.whole.splitlines() if line.startswith("switch(")) == sorted(
+        line for line in alone.program.splitlines() if line.startswith("switch("))
 
 
 def test_a_batch_needs_facts_built_together():

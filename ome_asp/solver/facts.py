@@ -79,8 +79,12 @@ class Facts:
     @property
     def whole(self) -> str:
         """The program that answers this case alone (the batch's value
-        tables serve each of its cases: VALUE_TABLES)."""
-        return self.program if self.values is None else self.values.program + self.program
+        tables serve each of its cases: VALUE_TABLES; its profile's switches,
+        which a world's facts leave to the batch)."""
+        if self.values is None:
+            return self.program
+        switches = "".join(f"switch({name},{value}).\n" for name, value in self.profile.facts()) if self.profile else ""
+        return self.values.program + switches + self.program
 
 
 @records.record(frozen=True)
@@ -180,17 +184,19 @@ class FactBuilder:
     checks nothing (the encoding unit tests, whose harness checks the facts
     against input.lp and the upstream predicates it is given). A builder of
     one case of a batch hands its value tables to the batch's builder
-    `values`, with which it shares the exact numbers (build_world_facts); with
-    `rows`, a runtime and each of its entries are one fact each (input.lp's
+    `values`, with which it shares the exact numbers (build_world_facts); a
+    `world`'s facts (a case of a batch of worlds) leave out the profile's
+    switches, which the batch has once per profile (worlds.batch_program), and
+    give a runtime and each of its entries one fact each (input.lp's
     runtime_row/2, entry_row/7, which imply the facts they stand for).
     """
 
     def __init__(
         self, renamed: frozenset[str] = frozenset(), profile: Profile | None = None,
-        schema: tuple[str, ...] | None = INPUT_SCHEMA, values: FactBuilder | None = None, rows: bool = False,
+        schema: tuple[str, ...] | None = INPUT_SCHEMA, values: FactBuilder | None = None, world: bool = False,
     ) -> None:
         self._declared = None if schema is None else declared(schema)
-        self.rows = rows  # a runtime and each entry in one row (runtime_row/2, entry_row/7: input.lp)
+        self.world = world  # no switches; a runtime and each entry in one row (runtime_row/2, entry_row/7: input.lp)
         self._renamed = renamed
         self._values = values
         self._facts: list[tuple[str, tuple]] = []
@@ -386,7 +392,7 @@ def build_world_facts(cases: list[tuple[Cluster, list[Query]]]) -> list[Facts]:
         entries = EntryTables(values, versions)
         builders = []
         for cluster, queries in cases:
-            builder = FactBuilder(profile=cluster.profile, values=values, rows=True)
+            builder = FactBuilder(profile=cluster.profile, values=values, world=True)
             entries.profile = cluster.profile
             _add_cluster(builder, cluster, queries, entries, versions)
             builders.append(builder)
@@ -416,8 +422,9 @@ def _add_cluster(builder: FactBuilder, cluster: Cluster, queries: list[Query], e
 
 def _add_switches_and_queries(builder: FactBuilder, queries: list[Query]) -> None:
     fact = builder.fact
-    for name, value in builder.profile.facts():
-        fact.switch(const(name), const(value))
+    if not builder.world:  # a world's are its batch's (Facts.whole)
+        for name, value in builder.profile.facts():
+            fact.switch(const(name), const(value))
     _add_queries(builder, queries)
 
 
@@ -533,7 +540,7 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
     r = runtime_id(rt.kind, rt.namespace, rt.name)
     ref = builder.runtimes[r.text] = RuntimeRef(rt.kind, rt.namespace, rt.name)
     builder.created[ref] = rt.created
-    if builder.rows:
+    if builder.world:
         fact.runtime_row(r, name_rank)
     else:
         fact.runtime_declared(r)
@@ -562,7 +569,7 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
         signature = entries.signature(entry)
         signatures.append(signature.text)
         auto_select = None if entry.auto_select is None else const("true" if entry.auto_select else "false")
-        if builder.rows:
+        if builder.world:
             fact.entry_row(r, i, signature, entries.weights(entry), _NONE if auto_select is None else auto_select,
                            _NONE if entry.priority is None else entry.priority, _fold(entry.name or "") if w5 else _NONE)
         else:
@@ -605,7 +612,7 @@ def _add_w5_entry(builder: FactBuilder, r: Term, i: int, entry: Entry) -> None:
     struct -- absent, or plain (no version, no operator written: only then can
     two structs be equal, docs/profiles.md 3.4) with its name and weight."""
     fact = builder.fact
-    if not builder.rows:  # else in the entry's row
+    if not builder.world:  # else in the entry's row
         fact.entry_name_folded(r, i, _fold(entry.name or ""))
     if entry.version is not None:
         fact.entry_version_field(r, i, entry.version)

@@ -327,9 +327,11 @@ def load(ctl: clingo.Control, files: tuple[str, ...]) -> None:
 
 
 def declaration() -> str:
-    """`world/1`, which the guards read, and each world's switches: those of
-    its profile (only Python's facts define them)."""
+    """`world/1`, which the guards read, and each world's switches, those of
+    its profile: both follow from its world_profile/2 fact (only Python's
+    facts define them)."""
     return (f"#defined {_GUARD}/1.\n#defined world_profile/2.\n#defined profile_switch/3.\n"
+            f"{_GUARD}({WORLD}) :- world_profile({WORLD},_).\n"
             f"switch({WORLD},Name,Value) :- world_profile({WORLD},P), profile_switch(P,Name,Value).\n")
 
 
@@ -340,21 +342,18 @@ def declaration() -> str:
 # `p(W,).` first, which _NO_ARGUMENTS mends (anchored at a line's start, where
 # no tuple argument can stand).
 _NO_ARGUMENTS = re.compile(r"^(\w+\(\d+),\)", re.MULTILINE)
-_SWITCH = "switch("
 
 
 def world_facts(program: str, world: int, profile: int | None = None) -> str:
-    """`world(W).` and each fact of `program` (facts.py's text) with `W`
-    first; with the number of its `profile` in the batch, `world_profile(W,
-    P)` instead of its switch facts (batch_program)."""
+    """Each fact of `program` (facts.py's text) with `W` first, and
+    `world(W).`; with the number of its `profile` in the batch,
+    `world_profile(W, P).` instead, which implies world(W) and its switches
+    (batch_program: a world's facts have none, facts.FactBuilder)."""
     w = str(int(world))
     # str.replace line by line: several times faster than a regex calling back per fact
-    lines = program.split("\n")
-    if profile is not None:
-        lines = [line for line in lines if not line.startswith(_SWITCH)]
-    text = "\n".join([line.replace("(", f"({w},", 1) for line in lines])
+    text = "\n".join([line.replace("(", f"({w},", 1) for line in program.split("\n")])
     text = _NO_ARGUMENTS.sub(r"\1)", text) if ",)" in text else text
-    return f"{_GUARD}({w}).\n" + text + ("" if profile is None else f"world_profile({w},{int(profile)}).\n")
+    return text + (f"{_GUARD}({w}).\n" if profile is None else f"world_profile({w},{int(profile)}).\n")
 
 
 def batch_program(batch: list[Facts]) -> str:
