@@ -102,13 +102,15 @@ class Cores:
 GROWN_BYTES = 4 * 2**20  # a worker whose memory grew by more since its first piece is replaced
 
 
-def _resident_bytes() -> int:
-    """This process's resident memory; where /proc is missing, its peak (a
-    fork's peak starts at its parent's, so it shows only growth beyond it)."""
+def _own_bytes() -> int:
+    """The memory this process has written itself (Private_Dirty: a fork's
+    pages shared with its parent are not, nor file pages the kernel may drop
+    under pressure, which made resident memory shrink as a worker grew);
+    where /proc is missing, its peak resident memory."""
     try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
+        with open("/proc/self/smaps_rollup", "rb") as rollup:
+            return next(int(line.split()[1]) for line in rollup if line.startswith(b"Private_Dirty:")) * 1024
+    except (OSError, ValueError, StopIteration):
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, kilobytes elsewhere
 
@@ -122,9 +124,9 @@ def _answer_pieces(connection, work: Callable) -> None:
             result = work(piece)
         except Exception as error:  # the parent raises it, with the facts this process was solving
             error.facts_in_progress = FACTS_IN_PROGRESS.get()
-            connection.send((error, _seconds() - start, _resident_bytes(), True))
+            connection.send((error, _seconds() - start, _own_bytes(), True))
             continue
-        connection.send((result, _seconds() - start, _resident_bytes(), False))
+        connection.send((result, _seconds() - start, _own_bytes(), False))
 
 
 class Workers:
@@ -132,8 +134,8 @@ class Workers:
     each at a time, forked when first needed, so each inherits what this
     process holds then. clingo keeps every symbol a process ever makes, and a
     batch of worlds makes new ones (each world's atoms carry its number): a
-    worker whose resident memory has grown by more than GROWN_BYTES since its
-    first piece is replaced by a new fork, so memory stays flat however long
+    worker whose own memory (`_own_bytes`) has grown by more than GROWN_BYTES
+    since its first piece is replaced by a new fork, so memory stays flat however long
     serve runs (issue 40). `cores`, when given, is told each piece's CPU time."""
 
     def __init__(self, work: Callable, cores: Cores | None = None) -> None:
