@@ -19,6 +19,8 @@ import pytest
 import yaml
 from conftest import ROOT, run_cli
 
+from ome_asp.input import sizes
+
 SPEC = ROOT / "docs" / "spec.md"
 EXAMPLES = [SPEC, ROOT / "docs" / "profiles.md"]  # the documents whose console blocks are run
 STDERR = "   # stderr"
@@ -133,3 +135,63 @@ def test_each_example_table_row_is_a_case_citing_the_rule():
                 cited = yaml.safe_load((case / "case.yaml").read_text(encoding="utf-8"))["rules"]
                 assert rules & set(cited), f"{case.name} cites none of {sorted(rules)}"
         assert _table_rows_after(text, match.end()) == len(numbers), f"{sorted(rules)}: rows and cases differ"
+
+
+# --- what each row says against what its case expects ---------------------------------------
+
+def _qualifies(expected: dict) -> bool:
+    """Whether the table's runtime `rt` is in the ranking (the cases with a
+    `fallback` runtime keep it qualifying, so the answer is never empty)."""
+    return any(row["name"] == "rt" for row in expected["explain"]["ranking"])
+
+
+def _rt(expected: dict) -> dict:
+    (row,) = [row for row in expected["explain"]["ranking"] if row["name"] == "rt"]
+    return row
+
+
+def _row_says(prefix: str, cells: list[str], expected: dict) -> None:
+    """The row's verdict or value, read from its cells, is its case's answer."""
+    def word(cell: str) -> str:
+        return re.match(r"\w+", cell).group(0).lower()
+
+    if prefix == "q19-row-":  # Verdict: `Yes, score N` or `No (Qn)`
+        score = re.match(r"Yes, score (\d+)", cells[5])
+        assert _qualifies(expected) == bool(score)
+        assert not score or _rt(expected)["score"] == int(score.group(1))
+    elif prefix in ("v10-", "z3-", "a-table-", "d9-"):  # yes/no, pass/fail
+        verdict = cells[3] if prefix == "v10-" else cells[-1]
+        assert _qualifies(expected) == (word(verdict) in ("yes", "pass"))
+    elif prefix == "z5-":  # Distance, in the manifests' units after its last `=`
+        assert sizes.in_units(_rt(expected)["distance"]) == cells[-1].split("=")[-1].strip()
+    elif prefix == "s3-":  # Entry score, after its last `=`: a score of 0 or less qualifies no runtime (Q8)
+        score = int(re.match(r"-?\d+", cells[-1].split("=")[-1].strip()).group(0))
+        assert (_rt(expected)["score"] if _qualifies(expected) else None) == (score if score > 0 else None)
+    elif prefix == "w4-table-":  # Verdict: allow or deny, by the webhook
+        (item,) = [item for item in expected["admit"]["items"] if item["name"] == "rt"]
+        assert item["allowed"] == (word(cells[-1]) == "allow")
+    elif prefix == "e9-table-":  # Score, PRIORITY, WEIGHT
+        row = _rt(expected)
+        assert [str(row["score"]), f"`{row['priority']}`", f"`{row['weight']}`"] == cells[1:4]
+    else:
+        raise AssertionError(f"no reader for the table of {prefix}: say here what its rows claim")
+
+
+def test_each_example_table_row_says_what_its_case_expects():
+    """A row's verdict or value (Match, Passes, Result, Distance, Entry
+    score, Verdict, PRIORITY / WEIGHT) is what its conformance case expects,
+    so a table can't say yes where the engine says no. Fails with a row's
+    verdict turned around (v10's `yes` of row 1 read as `no`)."""
+    text = SPEC.read_text(encoding="utf-8")
+    for match in _ROWS.finditer(text):
+        prefix, first, last, folder = match.groups()
+        table = re.search(r"^\|.*?(?=\n\n|\Z)", text[match.end():], re.M | re.S).group(0).splitlines()[2:]
+        for number, line in zip(range(int(first), int(last) + 1), table):
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            name = re.compile(rf"{re.escape(prefix)}0*{number}(-|$)")
+            for case in sorted(d for d in (ROOT / folder).iterdir() if name.match(d.name)):
+                expected = yaml.safe_load((case / "expected.yaml").read_text(encoding="utf-8"))
+                try:
+                    _row_says(prefix, cells, expected)
+                except AssertionError as error:
+                    raise AssertionError(f"docs/spec.md's row {line!r} against {case.name}: {error}") from None
