@@ -92,3 +92,18 @@ def test_serve_benchmark_runs_on_tiny_sizes():
     assert re.search(r"^\| default \| no \| [\d.]+ \| -?[\d,]+ \| -?[\d.]+ \|$", result.stdout, re.M), result.stdout
     assert re.search(r"^S2 — memory over 200 requests .*: ([\d.]+, ){9}[\d.]+ MB; growth -?[\d.]+ MB", result.stdout, re.M), result.stdout
     assert re.search(r"^\| 1 \| [\d.]+ s, -?[\d.]+ ms \| [\d.]+ s, -?[\d.]+ ms \|$", result.stdout, re.M), result.stdout
+
+
+def test_trees_benchmark_runs_both_checkouts():
+    """benchmarks/trees.py (issue 40's before and after) on tiny clusters,
+    this checkout against itself: a row per cluster with its rows counted
+    (models × runtimes) and both trees' figures; fails with a tree's command
+    failing (it exits naming it)."""
+    result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "trees.py"), "--before", str(ROOT), "--quick"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert result.returncode == 0, result.stderr
+    rows = re.findall(r"^\| (G8|No-heavy) 3 × 20 \| 60 \| ([\d.]+) s, [\d.]+ s, \d+ MB \| ([\d.]+) s, [\d.]+ s, \d+ MB \| "
+                      r"([\d.]+)× \|$", result.stdout, re.M)
+    assert [row[0] for row in rows] == ["G8", "No-heavy"], result.stdout
+    for _, before, after, ratio in rows:
+        assert abs(float(after) / float(before) - float(ratio)) < 0.01 + 0.01 * float(ratio)

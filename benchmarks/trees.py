@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The same whole-cluster commands run by two checkouts, side by side: the
+before and after of a round (docs/performance.md), each command in its own
+process as users run it (YAML in, bytecode cached by a first run).
+
+    python benchmarks/trees.py --before ../base [--repeat 5] [--quick]
+
+`--before` is another checkout of ome-asp (e.g. `git worktree add ../base
+REV`); its package is imported from its own tree (`python -m ome_asp` with
+the tree as working directory), so both run on this Python and its clingo.
+The clusters are benchmarks/clusters.py's, written once: G8's (100 models ×
+550 runtimes, 19 % Yes rows) and the No-heavy ones of issue 40 (OME's
+catalog's shape: 100 × 550 and 200 × 200). For each: median wall time, CPU
+(user + system of the process and the workers it waited for) and peak RSS
+(the largest of them, wait4), and the load average beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from clusters import NAMESPACE  # noqa: E402
+from rows import SHAPES  # noqa: E402
+
+#: (label, shape, runtimes, models)
+CLUSTERS = [("G8", "g8", 550, 100), ("G10 No-heavy", "catalog", 550, 100), ("G11 No-heavy", "catalog", 200, 200)]
+QUICK = [("G8", "g8", 20, 3), ("No-heavy", "catalog", 20, 3)]
+
+
+def run(tree: Path, argv: list[str]) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds, peak RSS in MB) of `python -m ome_asp ARGV` in `tree`."""
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", "ome_asp", *argv], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, cwd=tree)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        raise SystemExit(f"{tree}: ome-asp {' '.join(argv)} exited {os.waitstatus_to_exitcode(status)}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def measure(tree: Path, argv: list[str], repeat: int) -> dict:
+    run(tree, argv)  # bytecode written, files in the page cache
+    runs = [run(tree, argv) for _ in range(repeat)]
+    return {"wall": statistics.median(r[0] for r in runs), "cpu": statistics.median(r[1] for r in runs),
+            "peak_mb": max(r[2] for r in runs)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--before", type=Path, required=True, help="the other checkout (the round's base)")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="tiny clusters, once (the tests' smoke run)")
+    args = parser.parse_args(argv)
+    repeat = 1 if args.quick else args.repeat
+    trees = {"before": args.before.resolve(), "after": ROOT}
+    print(f"load average at the start: {os.getloadavg()[0]:.2f}; medians of {repeat}, wait4's CPU and peak RSS\n")
+    print("| cluster | rows | before: wall, CPU, peak | after: wall, CPU, peak | wall after/before |")
+    print("|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as directory:
+        for label, shape, runtimes, models in QUICK if args.quick else CLUSTERS:
+            path = Path(directory) / f"{shape}-{runtimes}x{models}.yaml"
+            path.write_text(yaml.safe_dump_all(SHAPES[shape](runtimes, models, runtimes * 1000 + models), sort_keys=False))
+            command = ["explain", "--all-models", "-n", NAMESPACE, "-f", str(path), "-o", "json"]
+            found = {name: measure(tree, command, repeat) for name, tree in trees.items()}
+            cells = [f"{f['wall']:.2f} s, {f['cpu']:.2f} s, {f['peak_mb']:.0f} MB" for f in found.values()]
+            ratio = found["after"]["wall"] / found["before"]["wall"]
+            print(f"| {label} {models} × {runtimes} | {models * runtimes:,} | {cells[0]} | {cells[1]} | {ratio:.2f}× |")
+    print(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
