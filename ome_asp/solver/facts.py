@@ -36,6 +36,7 @@ from ome_asp.input.objects import (
     Query,
     Runtime,
     RuntimeRef,
+    SizeRange,
     object_key,
 )
 from ome_asp.input.profiles import Profile
@@ -169,7 +170,7 @@ VALUE_TABLES = frozenset({
     "sig_declares", "sig_version", "sig_operator", "sig_architecture", "sig_quantization",
     "sig_pipeline", "sig_pipeline_class", "sig_component", "sig_component_field", "weights", "weights_absent",
     "weights_stored", "weights_priority", "weights_score_option", "weights_shown_option", "version", "size_gap",
-    "size_distance", "not_a_number",
+    "size_distance", "not_a_number", "range_bound", "range_width",
 })
 
 
@@ -547,15 +548,15 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
         fact.runtime_name_rank(r, name_rank)
     if rt.disabled:
         fact.runtime_disabled(r)
-    if rt.size_range is not None:
+    if rt.size_range is not None and builder.world:
+        fact.runtime_range_row(r, entries.size_range(rt.size_range))
+    elif rt.size_range is not None:
         fact.runtime_size_range(r)
-        bounds = {"min": rt.size_range.min, "max": rt.size_range.max}
-        for bound, text in bounds.items():
-            if text is not None:
-                fact.runtime_size_bound(r, const(bound), text, exact(size_value(builder.profile, text)))
-        if None not in bounds.values():
-            width = size_value(builder.profile, bounds["max"]) - size_value(builder.profile, bounds["min"])
-            fact.runtime_range_width(r, exact(width))
+        bounds, width = _size_range(builder.profile, exact, rt.size_range)
+        for bound, text, value in bounds:
+            fact.runtime_size_bound(r, bound, text, value)
+        if width is not None:
+            fact.runtime_range_width(r, width)
     for position, name in enumerate(rt.accelerator_classes or ()):
         fact.runtime_accelerator_class(r, position, name)
     for component, mode in (("engine", rt.engine_mode), ("decoder", rt.decoder_mode)):
@@ -596,6 +597,16 @@ def _add_runtime(builder: FactBuilder, rt: Runtime, name_rank: int, entries: Ent
             fact.runtime_container_mode(r, config.mode)
 
 
+def _size_range(profile: Profile | None, exact, size_range: SizeRange) -> tuple[list[tuple[Term, str, Exact]], Exact | None]:
+    """A modelSizeRange's bounds that are set (which, as written, the exact
+    count: Z1, Z2) and its width when both are."""
+    bounds = [(const(bound), text, exact(size_value(profile, text)))
+              for bound, text in (("min", size_range.min), ("max", size_range.max)) if text is not None]
+    if len(bounds) < 2:
+        return bounds, None
+    return bounds, exact(size_value(profile, size_range.max) - size_value(profile, size_range.min))
+
+
 def _fold(text: str) -> str:
     """Go's strings.EqualFold compares by simple case folding, one character
     to one: each character to the lower case of its upper case where both
@@ -634,6 +645,23 @@ class EntryTables:
         self.profile = builder.profile  # the case's, whose arithmetic the weights follow (a batch sets each case's)
         self._signatures: dict[tuple, Term] = {}
         self._weights: dict[tuple, Term] = {}
+        self._ranges: dict[tuple, Term] = {}
+
+    def size_range(self, size_range: SizeRange) -> Term:
+        """A world's modelSizeRange as a value (rng(N): range_bound/4,
+        range_width/2), the same for every runtime of the batch that writes
+        it under the same size syntax (input.lp's runtime_range_row/2)."""
+        key = (size_range.min, size_range.max, self.profile is not None and self.profile.size_syntax == "go")
+        if key in self._ranges:
+            return self._ranges[key]
+        g = self._ranges[key] = term("rng", len(self._ranges) + 1)
+        fact = self._builder.fact
+        bounds, width = _size_range(self.profile, self._builder.exact, size_range)  # the case's size syntax
+        for bound, text, value in bounds:
+            fact.range_bound(g, bound, text, value)
+        if width is not None:
+            fact.range_width(g, width)
+        return g
 
     def signature(self, entry: Entry) -> Term:
         # what a side declares, its weight left out (weights() keys that)
