@@ -25,7 +25,8 @@ from ome_asp.solver.facts import VALUE_TABLES, Query, build_facts, build_world_f
 from ome_asp.solver.programs import Variant
 from ome_asp.testing import strategies
 
-ROW_VALUES = ("range_bound", "range_width")  # value tables of serve's rows (input.lp)
+ROW_VALUES = ("range_bound", "range_width", "mv_has_framework", "mv_declares", "mv_version", "mv_architecture",
+              "mv_quantization", "mv_size")  # value tables of serve's rows (input.lp)
 
 
 def rewritten(text: str, free=frozenset()) -> list[str]:
@@ -191,15 +192,16 @@ def test_the_worked_examples_world_has_at_most_50_facts():
 
 
 def test_rows_imply_exactly_the_facts_they_stand_for():
-    """input.lp's runtime_row/2, entry_row/7 and runtime_range_row/2 (the
-    facts of serve's worlds, issue 40) derive runtime_declared,
-    runtime_name_rank, entry, entry_auto_select, entry_priority,
-    entry_name_folded and the size range's facts as facts.py writes them
-    apart: the clusters of the conformance cases about entries, admission and
-    scoring, and of the other profiles' (absent autoSelect and priority, W5's
-    folded names, ranges of one bound, Go's float64 sizes). Fails with a
-    row's `none` read as a value, and with a width derived from a range that
-    sets one bound."""
+    """input.lp's runtime_row/2, entry_row/7, runtime_range_row/2 and
+    model_row/2 (the facts of serve's worlds, issue 40) derive
+    runtime_declared, runtime_name_rank, entry, entry_auto_select,
+    entry_priority, entry_name_folded, the size range's and the model's
+    facts as facts.py writes them apart: the clusters of the conformance
+    cases about entries, admission and scoring, and of the other profiles'
+    (absent autoSelect and priority, W5's folded names, ranges of one bound,
+    Go's float64 sizes). Fails with a row's `none` read as a value, with a
+    range's width read from its max bound, and with a model's rule left out
+    (quantization)."""
     from ome_asp.conformance import cases
 
     def atoms(program: str) -> set[str]:
@@ -226,21 +228,24 @@ def test_rows_imply_exactly_the_facts_they_stand_for():
     assert compared > 100
 
 
-def test_a_size_range_is_one_row_and_a_value_of_the_batch():
+def test_a_size_range_and_a_model_are_one_row_each_and_values_of_the_batch():
     """A world writes a runtime's modelSizeRange as one row,
-    runtime_range_row(R, rng(N)) (D-325), whose bounds and width are a value
-    of the batch, written once for every runtime of every world that sets
-    the same range: 4 lines a range before (3.7 of a T1 world's 37 lines were
-    bounds). Fails with the range's facts written per runtime."""
+    runtime_range_row(R, rng(N)) (D-325), and its model as one,
+    model_row(M, mv(N)) (D-326): their bounds and declarations are values of
+    the batch, written once for every world that sets the same. A range was
+    4 lines a world, a model 8 (a T1 world: 38 lines, 26 now). Fails with a
+    range's or a model's facts written per world."""
     query = Query("ns", model="m")
     ranged = runtime("rt", modelSizeRange={"min": "1B", "max": "10B"})
     batch = _together([([_model(), ranged, {**ranged, "metadata": {"name": "rt2"}}], query), ([_model(), ranged], query)])
     for facts in batch:
         lines = facts.program.splitlines()
-        assert not [line for line in lines if line.startswith(("runtime_size_", "runtime_range_width"))], lines
-        assert sum(line.startswith("runtime_range_row(") for line in lines) == len(facts.runtimes)
-    tables = batch[0].values.program.splitlines()
-    assert [line.partition("(")[0] for line in tables if line.startswith("range_")] == ["range_bound", "range_bound", "range_width"]
+        assert [line.partition("(")[0] for line in lines if line.startswith(("runtime_", "model"))] == [
+            "model_row", *["runtime_range_row"] * len(facts.runtimes), *["runtime_row"] * len(facts.runtimes)], lines
+    tables = batch[0].values.program
+    assert [line.partition("(")[0] for line in tables.splitlines() if line.startswith("range_")] == [
+        "range_bound", "range_bound", "range_width"]
+    assert "mv_declares(mv(1)," in tables and "mv(2)" not in tables
 
 
 def test_split_worlds_takes_the_world_out():

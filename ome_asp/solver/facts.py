@@ -170,7 +170,8 @@ VALUE_TABLES = frozenset({
     "sig_declares", "sig_version", "sig_operator", "sig_architecture", "sig_quantization",
     "sig_pipeline", "sig_pipeline_class", "sig_component", "sig_component_field", "weights", "weights_absent",
     "weights_stored", "weights_priority", "weights_score_option", "weights_shown_option", "version", "size_gap",
-    "size_distance", "not_a_number", "range_bound", "range_width",
+    "size_distance", "not_a_number", "range_bound", "range_width", "mv_has_framework", "mv_declares", "mv_version",
+    "mv_architecture", "mv_quantization", "mv_size",
 })
 
 
@@ -412,7 +413,7 @@ def _add_cluster(builder: FactBuilder, cluster: Cluster, queries: list[Query], e
     for accelerator in cluster.accelerator_classes:
         fact.accelerator_class(accelerator.name)
     for model in cluster.models:
-        _add_model(builder, model, versions)
+        _add_model(builder, model, versions, entries)
     name_ranks = {name: k for k, name in enumerate(sorted({rt.name for rt in cluster.runtimes}), 1)}
     for runtime in cluster.runtimes:
         _add_runtime(builder, runtime, name_ranks[runtime.name], entries)
@@ -496,7 +497,7 @@ def _add_object(builder: FactBuilder, obj, name_ranks: dict[str, int], entries: 
     if isinstance(obj, Runtime):
         _add_runtime(builder, obj, name_ranks[obj.name], entries)
     elif isinstance(obj, Model):
-        _add_model(builder, obj, versions)
+        _add_model(builder, obj, versions, entries)
     elif isinstance(obj, InferenceService):
         _add_inference_service(builder, obj)
     else:
@@ -646,6 +647,21 @@ class EntryTables:
         self._signatures: dict[tuple, Term] = {}
         self._weights: dict[tuple, Term] = {}
         self._ranges: dict[tuple, Term] = {}
+        self._models: dict[tuple, Term] = {}
+
+    def model_value(self, model: Model) -> Term:
+        """A world's model's declarations (_model_declarations) as a value
+        (mv(N): mv_NAME(mv(N), *args)), the same for every model of the batch
+        that declares the same under the same size syntax (input.lp's
+        model_row/2)."""
+        key = (*(ref and (ref.name, ref.version) for ref in (model.model_format, model.model_framework)),
+               model.architecture, model.quantization, model.size, self.profile is not None and self.profile.size_syntax == "go")
+        if key in self._models:
+            return self._models[key]
+        v = self._models[key] = term("mv", len(self._models) + 1)
+        for name, args in _model_declarations(self.profile, self._builder.exact, model):
+            getattr(self._builder.fact, f"mv_{name}")(v, *args)
+        return v
 
     def size_range(self, size_range: SizeRange) -> Term:
         """A world's modelSizeRange as a value (rng(N): range_bound/4,
@@ -758,31 +774,43 @@ def _add_pipeline(builder: FactBuilder, owner: str, key: tuple, pipeline: Pipeli
                 getattr(fact, f"{owner}_component_field")(*key, component, const(field), text)
 
 
-def _add_model(builder: FactBuilder, model: Model, versions: set[str]) -> None:
-    fact, exact = builder.fact, builder.exact
+def _add_model(builder: FactBuilder, model: Model, versions: set[str], entries: EntryTables) -> None:
+    fact = builder.fact
     m = model_id(model)
-    fact.model(m)
-    if model.model_framework is not None:
-        fact.model_has_framework(m)
-    for side, ref in (("format", model.model_format), ("framework", model.model_framework)):
-        if ref is None:
-            continue
-        if ref.name is not None:
-            fact.model_declares(m, const(side), ref.name)
-        if ref.version is not None:
-            fact.model_version(m, const(side), ref.version)
-            versions.add(ref.version)
-    if model.architecture is not None:
-        fact.model_architecture(m, model.architecture)
-    if model.quantization is not None:
-        fact.model_quantization(m, model.quantization)
-    if model.size is not None:
-        fact.model_size(m, model.size, exact(size_value(builder.profile, model.size)))
+    versions.update(ref.version for ref in (model.model_format, model.model_framework) if ref and ref.version is not None)
+    if builder.world:
+        fact.model_row(m, entries.model_value(model))
+    else:
+        fact.model(m)
+        for name, args in _model_declarations(builder.profile, builder.exact, model):
+            getattr(fact, f"model_{name}")(m, *args)
     if model.pipeline is not None:
         fact.model_pipeline(m)
         _add_pipeline(builder, "model", (m,), model.pipeline)
     if model.disabled:
         fact.model_disabled(m)
+
+
+def _model_declarations(profile: Profile | None, exact, model: Model) -> list[tuple[str, tuple]]:
+    """What a model declares: (NAME, args) of each model_NAME(M, *args) fact
+    but model/1, its pipeline's and model_disabled/1."""
+    declared: list[tuple[str, tuple]] = []
+    if model.model_framework is not None:
+        declared.append(("has_framework", ()))
+    for side, ref in (("format", model.model_format), ("framework", model.model_framework)):
+        if ref is None:
+            continue
+        if ref.name is not None:
+            declared.append(("declares", (const(side), ref.name)))
+        if ref.version is not None:
+            declared.append(("version", (const(side), ref.version)))
+    if model.architecture is not None:
+        declared.append(("architecture", (model.architecture,)))
+    if model.quantization is not None:
+        declared.append(("quantization", (model.quantization,)))
+    if model.size is not None:
+        declared.append(("size", (model.size, exact(size_value(profile, model.size)))))
+    return declared
 
 
 def size_value(profile: Profile | None, text: str) -> Fraction | float:
