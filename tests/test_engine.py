@@ -253,6 +253,23 @@ def test_a_scan_reads_a_large_answer_a_slice_at_a_time(monkeypatch):
     longest = max(map(len, text.splitlines()))
     assert len(text) // (100 + longest + 1) <= counted.calls <= len(text) // 100 + 1
 
+def test_o8s_runtimes_are_read_in_the_rows_scan(monkeypatch):
+    """Issue 40: excluded_in_message/2, the runtimes O8 names (half of a
+    No-heavy cluster's rows), is read by decode's one scan of the rows, not
+    an atom at a time through the decode table (a Python call and a match
+    each). Fails with its table entry reading it (the table is counted)."""
+    facts = build_facts(cluster_of([{"apiVersion": "ome.io/v1beta1", "kind": "ClusterServingRuntime",
+                                     "metadata": {"name": f"rt-{r}"}, "spec": {"supportedModelFormats": []}}
+                                    for r in range(3)]), [])
+    texts = [f'excluded_in_message(1,csr("rt-{r}"))' for r in (0, 2)] + ['no_row(1,csr("rt-1"),q2,runtime_disabled,0)']
+    read = []
+    monkeypatch.setattr(answer, "_BY_NAME", {name: lambda d, text, _f=f: read.append(text) or _f(d, text)
+                                             for name, f in answer._BY_NAME.items()})
+    verdicts = answer.decode_texts(texts, 1, facts).queries[1].verdicts
+    assert {r.name: v.in_no_runtime_message for r, v in verdicts.items()} == {"rt-0": True, "rt-2": True, "rt-1": False}
+    assert read == []
+
+
 def test_texts_of_a_models_symbols_come_from_its_array():
     """issue 13: a Model's shown atoms are printed from clingo's C array (no
     Python object per atom), the same texts as printing each; a clingo whose

@@ -74,3 +74,25 @@ def test_rows_that_fail_alike_are_written_once_keyed_by_text(monkeypatch):
     monkeypatch.setattr(clingo.Symbol, "__hash__", lambda symbol: hashed.append(symbol) or symbol_hash(symbol))
     report.RowsJson(report.rows(answer)).json("")
     assert len(hashed) <= 5, hashed
+
+
+def test_the_no_runtime_message_writes_each_reason_once(monkeypatch):
+    """Issue 40: O8 names each runtime that failed one of Q2-Q6 first with
+    its reason, half of a No-heavy cluster's rows; explain_json sorts the
+    rows once and writes a reason once per its text (as the rows' JSON
+    does), where O8 sorted them again and rendered each runtime's reason:
+    40 runtimes failing alike called _message 40 times (fails so)."""
+    entry = {"modelFormat": {"name": "onnx"}, "modelFramework": {"name": "onnxruntime"}, "autoSelect": False}
+    documents = [{"apiVersion": "ome.io/v1beta1", "kind": "ClusterBaseModel", "metadata": {"name": "m"},
+                  "spec": {"modelFormat": {"name": "safetensors"}, "modelFramework": {"name": "transformers"}}}]
+    documents += [{"apiVersion": "ome.io/v1beta1", "kind": "ClusterServingRuntime", "metadata": {"name": f"rt-{i:02d}"},
+                   "spec": {"supportedModelFormats": [entry]}} for i in range(40)]
+    query = Query("default", model="m")
+    answer = ask.ask(load_documents(documents), [query], Variant.EXPLAIN).answer.queries[1]
+    expected = report.explain_json(query, answer)["message"]
+    assert expected.count("rt-") == 40 and expected.count("(model format") == 40
+    calls = {"_message": 0, "rows": 0}
+    for name in calls:
+        monkeypatch.setattr(report, name, lambda *a, _f=getattr(report, name), _n=name: calls.__setitem__(_n, calls[_n] + 1) or _f(*a))
+    assert report.explain_json(query, answer, for_json=True, cache=report.RowsCache())["message"] == expected
+    assert calls == {"_message": 1, "rows": 1}

@@ -84,13 +84,16 @@ def model_format(answer: QueryAnswer) -> str:
     return answer.label.arguments[0].string
 
 
-def no_runtime_message(answer: QueryAnswer, namespace: str) -> str | None:
-    """O8, or None when some runtime qualifies or selection did not run (a query error)."""
+def no_runtime_message(answer: QueryAnswer, namespace: str, all_rows: list[Row] | None = None,
+                       cache: RowsCache | None = None) -> str | None:
+    """O8, or None when some runtime qualifies or selection did not run (a query error);
+    `all_rows`: `rows(answer)` when the caller has them; `cache`: what the
+    reports of one Answer share (RowsCache)."""
     if answer.ranking or answer.error is not None:
         return None
     fmt = model_format(answer)
     message = f"no runtime found to support model {fmt} with format {fmt} in namespace {namespace}"
-    all_rows = rows(answer)
+    all_rows = rows(answer) if all_rows is None else all_rows
     if all_rows:
         namespaced = sum(1 for row in all_rows if row.runtime.namespaced)
         message += (
@@ -99,8 +102,22 @@ def no_runtime_message(answer: QueryAnswer, namespace: str) -> str | None:
         )
     excluded = [row for row in all_rows if row.verdict.in_no_runtime_message]
     if excluded:
-        message += ". Excluded runtimes: " + "; ".join(f"{row.runtime.name} ({row.reason})" for row in excluded)
+        local = RowsCache() if cache is None else cache
+        message += ". Excluded runtimes: " + "; ".join(f"{row.runtime.name} ({_first_message(row.verdict, local)})"
+                                                       for row in excluded)
     return message
+
+
+def _first_message(v: Verdict, local: RowsCache) -> str:
+    """A No row's `reason` (Row.reason), written once per its first failed
+    check's reason text (and E15's pieces): on a No-heavy cluster O8 names
+    half of a query's runtimes, most failing alike (issue 40)."""
+    check, text = v.failures_key[0]
+    key = (check, text, id(v.format_details)) if check == "q5" and v.format_details else (check, text)
+    found = local.messages.get(key)
+    if found is None:
+        found = local.messages[key] = _message(v, check)
+    return found
 
 
 def query_json(query: Query, answer: QueryAnswer) -> dict:
@@ -165,7 +182,7 @@ def explain_json(query: Query, answer: QueryAnswer, profile: str = DEFAULT_PROFI
         if selected is None
         else {"kind": selected.kind, "namespace": selected.namespace, "name": selected.name},
         "rows": RowsJson(shown, cache) if for_json else [_row_json(row) for row in shown],
-        "message": no_runtime_message(answer, query.namespace),
+        "message": no_runtime_message(answer, query.namespace, all_rows, cache),
         **notes,
         **error,
     }
@@ -230,6 +247,7 @@ class RowsCache:
         self.formats: dict[tuple[int, str], tuple[str, str]] = {}  # (id of the pieces, Q5's reason) -> its item, as _ITEMS
         self.entries: dict[int, str] = {}  # E15's pieces of an entry, by the id of their list
         self.labels: dict[str, str] = {}  # Q5's reason as printed -> the model's label (E16)
+        self.messages: dict[tuple, str] = {}  # a first failure's (check, reason text[, id of the pieces]) -> its message
 
 
 # json's C escaping (json.encoder's, ensure_ascii=False), without importing json,

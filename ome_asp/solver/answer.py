@@ -136,14 +136,15 @@ _PAIR_ARGS = Pattern(rf"\w+\((\d+),({_RUNTIME})(?:,(.*))?\)")  # an atom about (
 _SCORING = Pattern(r"(\d+),(w\(\d+\)),(\w+),(\w+)")
 # explain's rows, most atoms of a large answer, read in one scan of the atoms
 # printed one a line (`decode_lines`), a tuple of groups per atom, without a
-# Python call per atom (issue 26 item 4): no_row/5, later_reason/4, rank_key/3
+# Python call per atom (issue 26 item 4): no_row/5, later_reason/4, rank_key/3,
+# excluded_in_message/2 (O8 names half of a No-heavy cluster's rows, issue 40)
 # and explain_columns/4 (a Yes row's PRIORITY and the exact decimal of its
 # WEIGHT, an integer) share their query and runtime groups, the name's group
 # choosing the rest; mismatch_detail/4; any other atom is the last group,
 # read by its entry of the decode table.
 _ROWS = Pattern(
-    rf"^(?:(?:(no_row)|(later_reason)|(rank_key)|explain_columns)\((\d+),({_RUNTIME}),"
-    rf'(?(1)(q\d),(.*),(\d+)|(?(2)(q\d),(.*)|(?(3)\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)|(-?\d+),val\(-?\d+,"([^"]*)"\))))\)'
+    rf"^(?:(?:(no_row)|(later_reason)|(rank_key)|(excluded_in_message)|explain_columns)\((\d+),({_RUNTIME})"
+    rf'(?(4)|,(?(1)(q\d),(.*),(\d+)|(?(2)(q\d),(.*)|(?(3)\((-?\d+),(-?\d+),(-?\d+),(-?\d+)\)|(-?\d+),val\(-?\d+,"([^"]*)"\)))))\)'
     rf"|mismatch_detail\(((?:bm\({_STRING},|cbm\(){_STRING}\)),(sig\(\d+\)),(\d+),(.*)\)"
     rf"|(.*))$",
     re.MULTILINE,
@@ -270,7 +271,7 @@ _DECODERS = {
     ("later_reason", 4): _unread,
     ("mismatch_detail", 4): _unread,
     ("explain_columns", 4): _unread,
-    ("excluded_in_message", 2): _pair(lambda v, _: setattr(v, "in_no_runtime_message", True)),
+    ("excluded_in_message", 2): _unread,
     ("scoring_entry", 6): _pair(_scoring_entry),
     ("distance_basis", 3): _pair(lambda v, rest: setattr(v, "distance_basis", _term(rest))),
     ("version_shape", 8): _pair(lambda v, rest: v.version_shapes.append(tuple(_term(f"t({rest})").arguments))),
@@ -389,8 +390,8 @@ def decode_lines(text: str, n_queries: int, facts: Facts, go_sort=None) -> Answe
         d = _Decoding(n_queries, facts)
         by_name, runtimes, pieces, later = _BY_NAME, d.runtimes, d.pieces, d.later
         rows = {str(q): answer.verdicts for q, answer in d.queries.items()}
-        for (no_row, later_reason, rank_key, q, r, check, reason, mask, later_check, later_text, scope, score, distance,
-             name, priority, weight, model, signature, k, piece, other) in _scan(text):
+        for (no_row, later_reason, rank_key, excluded, q, r, check, reason, mask, later_check, later_text, scope, score,
+             distance, name, priority, weight, model, signature, k, piece, other) in _scan(text):
             if q:
                 verdicts, runtime = rows[q], runtimes[r]
                 v = verdicts.get(runtime)
@@ -407,6 +408,8 @@ def decode_lines(text: str, n_queries: int, facts: Facts, go_sort=None) -> Answe
                     v.failures_key += ((later_check, later_text),)
                 elif rank_key:
                     v.qualifies, v.cost = True, (int(scope), int(score), int(distance), int(name))
+                elif excluded:
+                    v.in_no_runtime_message = True
                 else:  # explain_columns/4
                     v.priority, v.weight = int(priority), int(weight)
             elif model:
