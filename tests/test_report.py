@@ -92,7 +92,12 @@ def test_the_no_runtime_message_writes_each_reason_once(monkeypatch):
     expected = report.explain_json(query, answer)["message"]
     assert expected.count("rt-") == 40 and expected.count("(model format") == 40
     calls = {"_message": 0, "rows": 0}
+
+    def counted(name: str):
+        function = getattr(report, name)
+        return lambda *a: calls.__setitem__(name, calls[name] + 1) or function(*a)
+
     for name in calls:
-        monkeypatch.setattr(report, name, lambda *a, _f=getattr(report, name), _n=name: calls.__setitem__(_n, calls[_n] + 1) or _f(*a))
+        monkeypatch.setattr(report, name, counted(name))
     assert report.explain_json(query, answer, for_json=True, cache=report.RowsCache())["message"] == expected
     assert calls == {"_message": 1, "rows": 1}
