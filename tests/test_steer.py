@@ -1092,6 +1092,36 @@ def test_issue24_scenario_400_runtimes_one_steer_counted(tmp_path, monkeypatch):
     first_set_holds(tmp_path, monkeypatch, documents, target, query.namespace, label, result)
 
 
+def test_the_disable_alternative_ranks_the_other_models_and_asks_again_only_those_that_move():
+    """Issue 40: on a dump with many models (benchmarks/steer.py's, at 60 runtimes
+    and 20 ClusterBaseModels), the disable alternative's moves are read from
+    each model's order alone (RANK), and only the models whose first runtime
+    it disables are asked again: 9 of 19 here, so the second grounding is
+    smaller than the first. The moves are those explain's rankings give.
+    Fails with every model explained (BATCH_EXPLAIN, 500 runtimes x 150
+    models: 1.49 M atoms where 0.20 M suffice) or every model asked again."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import steer as bench  # benchmarks/steer.py
+
+    cluster = load_documents(bench.cluster_documents(60, models=20, seed=bench.DUMP_SEED))
+    query = Query(bench.NAMESPACE, model="model-0000")
+    want = bench.wanted(cluster, query)
+    with bench.counted() as work:
+        result = steer.steer(cluster, query, want)
+    variants = [variant for variant, _ in work.groundings]
+    assert variants == ["EXPLAIN", "STEER", "STEER", "BATCH_SELECT_DETAILS", "BATCH_RANK", "BATCH_RANK"]
+    assert work.groundings[5][1] < 0.8 * work.groundings[4][1]  # 4,640 against 6,431 atoms
+    (disable,) = [a for a in result.alternatives if a.kind == "disable"]
+    ahead = result.before.ranking[:2]  # the wanted runtime is the third
+    edited = steer.apply_edits(cluster, steer._disabling(ahead))
+    models = [m.name for m in cluster.models if m.name != query.model]
+    now, after = (ask.ask(c, [Query(bench.NAMESPACE, model=m) for m in models], Variant.EXPLAIN).answer.queries
+                  for c in (cluster, edited))
+    expected = [f"model {m} moves from {now[n].ranking[0]} to {after[n].ranking[0] if after[n].ranking else 'no runtime'}"
+                for n, m in enumerate(models, 1) if now[n].ranking[:1] and now[n].ranking[0] in ahead]
+    assert len(expected) == 9 and [text for text in disable.leaves if " moves from " in text] == expected
+
+
 def test_explicit_robust_without_a_robust_set_shows_the_cheapest_overall_exit_1():
     """Issue 24 (D-124): --robust where every set wins on the name tie-break
     alone said "impossible" and hid the cheapest set; it still exits 1 (no
