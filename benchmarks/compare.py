@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 import yaml
+from clusters import catalog_documents
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
@@ -133,11 +134,11 @@ def catalog(runtimes: int, models: int, seed: int) -> tuple[list[dict], list[dic
     return out, ms
 
 
-def upgrade(runtimes: list[dict], rng: random.Random) -> list[dict]:
+def upgrade(runtimes: list[dict], rng: random.Random, created_count: int = 4) -> list[dict]:
     """A catalog upgrade like OME v0.1.4 → v0.1.5: every image and launch command bumped (changes
     selection does not read), a few runtimes created that serve a size band at a higher priority (groups
     of models move), one runtime's autoSelect turned off (its models lose it unless another serves them),
-    a size band narrowed, a format weight set over its default."""
+    a size band narrowed, a format weight set over its default. `created_count` runtimes are created."""
     after = copy.deepcopy(runtimes)
     for doc in after:
         for part in ("engineConfig", "decoderConfig"):
@@ -145,23 +146,34 @@ def upgrade(runtimes: list[dict], rng: random.Random) -> list[dict]:
             if runner:
                 runner["image"] = runner["image"].replace("v0.4.6.post1", "v0.4.8")
                 runner["args"] = [runner["args"][0] + " --enable-torch-compile"]
-    bands = {(d["spec"]["supportedModelFormats"][0]["modelArchitecture"], d["spec"]["modelSizeRange"]["max"]): d
-             for d in runtimes}
-    for _, doc in rng.sample(sorted(bands.items()), 4):
+    ranged = [i for i, d in enumerate(runtimes) if "modelSizeRange" in d["spec"]]  # the catalog's shape drops a few
+    bands = {(runtimes[i]["spec"]["supportedModelFormats"][0].get("modelArchitecture", ""), runtimes[i]["spec"]["modelSizeRange"]["max"]):
+             runtimes[i] for i in ranged}
+    for _, doc in rng.sample(sorted(bands.items()), created_count):
         created = copy.deepcopy(doc)
         created["metadata"]["name"] = doc["metadata"]["name"] + "-h200"
         created["spec"]["supportedModelFormats"][0]["priority"] = 5
+        created["spec"]["supportedModelFormats"][0]["autoSelect"] = True
         after.append(created)
-    picks = rng.sample(range(len(runtimes)), 3)
+    picks = rng.sample(ranged, 3)
     after[picks[0]]["spec"]["supportedModelFormats"][0]["autoSelect"] = False
     after[picks[1]]["spec"]["modelSizeRange"]["min"] = after[picks[1]]["spec"]["modelSizeRange"]["max"]
     after[picks[2]]["spec"]["supportedModelFormats"][0]["modelFormat"]["weight"] = 3
     return after
 
 
-def snapshots(directory: Path, runtimes: int, models: int) -> tuple[str, str]:
-    before, ms = catalog(runtimes, models, seed=25)
-    after = upgrade(before, random.Random(25))
+def snapshots(directory: Path, runtimes: int, models: int, shape: str = "synthetic") -> tuple[str, str]:
+    """The two snapshots' files. `shape` synthetic: catalog() (a fifth of the rows qualify); catalog:
+    benchmarks/clusters.py's No-heavy catalog_documents, OME's catalog's shape (about 0.3 % qualify,
+    its likely-typo warnings), upgraded with 12 runtimes created (about 20 models change, as OME's
+    v0.1.4 -> v0.1.5 upgrade changed 21)."""
+    if shape == "catalog":
+        documents = catalog_documents(runtimes, models, seed=40)
+        ms, before = documents[:models], documents[models:]
+        after = upgrade(before, random.Random(40), created_count=12)
+    else:
+        before, ms = catalog(runtimes, models, seed=25)
+        after = upgrade(before, random.Random(25))
     paths = []
     for side, documents in (("before", before), ("after", after)):
         path = directory / f"{side}.yaml"
@@ -170,9 +182,10 @@ def snapshots(directory: Path, runtimes: int, models: int) -> tuple[str, str]:
     return paths[0], paths[1]
 
 
-def measured(argv: list[str], repeat: int) -> tuple[float, float, str]:
-    """(median seconds, largest peak RSS in MB, stdout) of `ome-asp ARGV` in its own process."""
-    times, peaks, out = [], [], ""
+def measured(argv: list[str], repeat: int) -> tuple[float, float, float, str]:
+    """(median seconds, median CPU seconds with its workers', largest peak RSS in MB, stdout) of
+    `ome-asp ARGV` in its own process."""
+    times, cpu, peaks, out = [], [], [], ""
     for _ in range(repeat):
         start = time.perf_counter()
         process = subprocess.Popen([sys.executable, "-m", "ome_asp", *argv], stdout=subprocess.PIPE,
@@ -181,10 +194,11 @@ def measured(argv: list[str], repeat: int) -> tuple[float, float, str]:
         process.stdout.close()
         _, status, usage = os.wait4(process.pid, 0)
         times.append(time.perf_counter() - start)
+        cpu.append(usage.ru_utime + usage.ru_stime)
         peaks.append(usage.ru_maxrss / 1024)
         if os.waitstatus_to_exitcode(status) not in (0, 1):
             raise SystemExit(f"ome-asp {' '.join(argv)} failed (exit {os.waitstatus_to_exitcode(status)})")
-    return statistics.median(times), max(peaks), out
+    return statistics.median(times), statistics.median(cpu), max(peaks), out
 
 
 def profile(argv: list[str], top: int = 25) -> str:
@@ -219,6 +233,24 @@ def section(runtimes: int, models: int, rows: dict[str, tuple[float, float]], re
     )
 
 
+def catalog_table(compare: list[str], after: str, repeat: int) -> str:
+    """Issue 40's goal on the catalog's shape: compare against one explain --all-models of its later
+    snapshot (as a user runs it: -j 2 by default, and -j 1), by wall time and by CPU; load stated."""
+    load = os.getloadavg()[0]
+    rows = {}
+    for name, command in (("explain --all-models (after)", ["explain", "--all-models", "-f", after]),
+                          ("explain --all-models -j 1 (after)", ["explain", "--all-models", "-j", "1", "-f", after]),
+                          ("compare --all-models", compare), ("compare --all-models -o json", compare + ["-o", "json"])):
+        wall, cpu, peak, out = measured(command, repeat)
+        rows[name] = (wall, cpu, peak, out)
+    wall0, cpu0 = rows["explain --all-models (after)"][:2]
+    lines = [f"load average {load:.1f} -> {os.getloadavg()[0]:.1f}; {rows['compare --all-models'][3].splitlines()[1]}",
+             "| command | wall | CPU | wall / explain's | CPU / explain's | peak RSS |", "|---|---:|---:|---:|---:|---:|"]
+    lines += [f"| `{name}` | {wall:.2f} s | {cpu:.2f} s | {wall / wall0:.2f}× | {cpu / cpu0:.2f}× | {peak:.0f} MB |"
+              for name, (wall, cpu, peak, _) in rows.items()]
+    return "\n".join(lines)
+
+
 _SECTION = re.compile(rf"^{re.escape(HEADING)}\n.*?(?=^## |^<!-- |\Z)", re.S | re.M)
 
 
@@ -242,18 +274,26 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="20 runtimes × 20 models, once, print only")
     parser.add_argument("--profile", action="store_true", help="print cProfile's top functions of one compare, no timing")
+    parser.add_argument("--shape", choices=["synthetic", "catalog"], default="synthetic",
+                        help="catalog: OME's catalog's No-heavy shape (205 x 204, issue 40), against explain of the "
+                             "later snapshot, print only")
     args = parser.parse_args(argv)
     runtimes, models, repeat = (20, 20, 1) if args.quick else (200, 200, 3)
+    if args.shape == "catalog":
+        runtimes, models = (20, 20) if args.quick else (205, 204)
     with tempfile.TemporaryDirectory() as directory:
-        before, after = snapshots(Path(directory), runtimes, models)
+        before, after = snapshots(Path(directory), runtimes, models, args.shape)
         compare = ["compare", "--before", before, "--after", after, "--all-models"]
         if args.profile:
             print(profile(compare))
             return 0
+        if args.shape == "catalog":
+            print(catalog_table(compare, after, repeat))
+            return 0
         rows, outputs = {}, {}
         for name, command in (("explain --all-models -j 1 -o json (before)", ["explain", "--all-models", "-j", "1", "-f", before, "-o", "json"]),
                               ("compare --all-models", compare), ("compare --all-models -o json", compare + ["-o", "json"])):
-            seconds, peak, outputs[name] = measured(command, repeat)
+            seconds, _, peak, outputs[name] = measured(command, repeat)
             rows[name] = (seconds, peak)
     summary = outputs["compare --all-models"].splitlines()[1]  # the counts of what changed
     text = section(runtimes, models, rows, f"What the upgrade does (compare's summary line): {summary}")
