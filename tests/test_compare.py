@@ -587,6 +587,38 @@ def test_each_snapshot_is_ranked_and_explained_alone_without_the_world_rewrite(m
     assert grounded == [("BATCH_RANK", True), ("BATCH_RANK", True), ("BATCH_EXPLAIN", True), ("BATCH_EXPLAIN", True)]
 
 
+def test_runtimes_created_that_qualify_in_neither_snapshot_are_out_of_the_search(tmp_path, monkeypatch):
+    """Issue 40 (D-362): a catalog upgrade creating many runtimes searched
+    each model's causes among every created runtime (14 s of CPU for 181
+    created at 204 models); one created that qualifies in neither snapshot
+    cannot change the model's selection, so the search grounds exactly what
+    it grounds without the 10 created here for another architecture, and
+    finds the same cause. Under code-v0.1.5 (W5: a runtime's priorities can
+    deny another's) they stay in. Fails with the created runtimes searched."""
+    from ome_asp.solver import engine
+
+    searched, ground = [], engine.ground_program
+
+    def counting(facts, files, load=None):
+        ctl = ground(facts, files, load)
+        if Variant(tuple(files)) == Variant.COMPARE:
+            searched.append(len(ctl.symbolic_atoms))
+        return ctl
+
+    monkeypatch.setattr(engine, "ground_program", counting)
+    before = two_runtimes()
+    after = before + [runtime("c", supportedModelFormats=[entry(priority=3)])]
+    others = [runtime(f"x{i}", supportedModelFormats=[entry(modelArchitecture="MistralForCausalLM")]) for i in range(10)]
+    reports = []
+    for flags in ((), ("--profile", "code-v0.1.5")):
+        for documents in (after, after + others):
+            code, report = causes(tmp_path, before, documents, *flags, "--model", "m")
+            reports.append([item["causes"] for item in report["items"]])
+    alone, among, alone_w5, among_w5 = searched
+    assert alone == among and among_w5 > alone_w5
+    assert reports[0] == reports[1] and reports[2] == reports[3] and reports[0]
+
+
 def test_models_alike_but_for_their_names_share_one_search(tmp_path, monkeypatch):
     """Issue 25 (speed): a catalog's models of one architecture and size band are one search for the
     causes, not one each; each set is still verified for every model; a model a change touches is searched alone."""

@@ -164,10 +164,16 @@ def minimal_causes(before: Cluster, after: Cluster, query: Query, a: QueryAnswer
 def _relevant(before: Cluster, after: Cluster, query: Query, a: QueryAnswer, b: QueryAnswer,
               read: list[Change]) -> set[tuple]:
     """The objects that can matter to `query`: its model and InferenceService,
-    the accelerator classes, and the candidate runtimes -- less those no
-    change touches that qualify in neither snapshot when nothing the query
-    reads changed (their verdicts cannot change then)."""
+    the accelerator classes, and the candidate runtimes -- less, when
+    nothing the query reads changed, those that qualify in neither snapshot
+    and that no change touches (their verdicts cannot change then) or that a
+    change creates or deletes (present, such a runtime is its snapshot's
+    version, which does not qualify: issue 40, D-362). Not under W5, where a
+    runtime's priorities can deny another's, nor for an InferenceService,
+    whose spec.runtime.name may name one."""
     changed = {c.object for c in read}
+    whole = {c.object for c in read if not c.path}  # created or deleted
+    edited = changed - whole if query.model is not None and not before.profile.cross_runtime_check else changed
     isvcs = [s for c in (before, after) for s in c.inference_services
              if query.isvc is not None and (s.namespace, s.name) == (query.namespace, query.isvc)]
     names = {query.model} if query.model is not None else {s.model_name for s in isvcs}
@@ -182,7 +188,7 @@ def _relevant(before: Cluster, after: Cluster, query: Query, a: QueryAnswer, b: 
         for rt in cluster.runtimes:
             ref = RuntimeRef(rt.kind, rt.namespace, rt.name)
             if rt.namespace in (None, query.namespace) and (
-                    context_changed or ref in qualifying or diffing.object_key(rt) in changed):
+                    context_changed or ref in qualifying or diffing.object_key(rt) in edited):
                 keys.add(diffing.object_key(rt))
     return keys
 
