@@ -183,22 +183,25 @@ def snapshots(directory: Path, runtimes: int, models: int, shape: str = "synthet
 
 
 def measured(argv: list[str], repeat: int) -> tuple[float, float, float, str]:
-    """(median seconds, median CPU seconds with its workers', largest peak RSS in MB, stdout) of
-    `ome-asp ARGV` in its own process."""
-    times, cpu, peaks, out = [], [], [], ""
+    """(median seconds, median CPU seconds with its workers', largest peak RSS in MB, the first two
+    lines of stdout) of `ome-asp ARGV` in its own process. Its output goes to a file, never into
+    this process: a child's peak RSS counts the pages it was forked with (an output of tens of MB
+    read here made the next command's peak read about twice its own)."""
+    times, cpu, peaks, head = [], [], [], ""
     for _ in range(repeat):
-        start = time.perf_counter()
-        process = subprocess.Popen([sys.executable, "-m", "ome_asp", *argv], stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, cwd=ROOT)
-        out = process.stdout.read().decode()
-        process.stdout.close()
-        _, status, usage = os.wait4(process.pid, 0)
-        times.append(time.perf_counter() - start)
+        with tempfile.TemporaryFile() as out:
+            start = time.perf_counter()
+            process = subprocess.Popen([sys.executable, "-m", "ome_asp", *argv], stdout=out,
+                                       stderr=subprocess.DEVNULL, cwd=ROOT)
+            _, status, usage = os.wait4(process.pid, 0)
+            times.append(time.perf_counter() - start)
+            out.seek(0)
+            head = b"".join(out.readline() for _ in range(2)).decode()
         cpu.append(usage.ru_utime + usage.ru_stime)
         peaks.append(usage.ru_maxrss / 1024)
         if os.waitstatus_to_exitcode(status) not in (0, 1):
             raise SystemExit(f"ome-asp {' '.join(argv)} failed (exit {os.waitstatus_to_exitcode(status)})")
-    return statistics.median(times), statistics.median(cpu), max(peaks), out
+    return statistics.median(times), statistics.median(cpu), max(peaks), head
 
 
 def profile(argv: list[str], top: int = 25) -> str:
