@@ -96,15 +96,16 @@ def test_serve_benchmark_runs_on_tiny_sizes():
 
 def test_trees_benchmark_runs_both_checkouts():
     """benchmarks/trees.py (issue 40's before and after) on tiny clusters,
-    this checkout against itself: a row per cluster with its rows counted
-    (models × runtimes) and both trees' figures; fails with a tree's command
-    failing (it exits naming it)."""
+    this checkout against itself: a row per command (explain on both cluster
+    shapes with their rows counted, steer, compare) and both trees' figures;
+    fails with a tree's command failing (it exits naming it)."""
     result = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "trees.py"), "--before", str(ROOT), "--quick"],
                             capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert result.returncode == 0, result.stderr
-    rows = re.findall(r"^\| (G8|No-heavy) 3 × 20 \| 60 \| ([\d.]+) s, [\d.]+ s, \d+ MB \| ([\d.]+) s, [\d.]+ s, \d+ MB \| "
-                      r"([\d.]+)× \|$", result.stdout, re.M)
-    assert [row[0] for row in rows] == ["G8", "No-heavy"], result.stdout
+    rows = re.findall(r"^\| (.+?) \| ([\d.]+) s, [\d.]+ s, \d+ MB \| ([\d.]+) s, [\d.]+ s, \d+ MB \| ([\d.]+)× \|$",
+                      result.stdout, re.M)
+    assert [row[0] for row in rows] == ["explain --all-models, G8 3 × 20 (60 rows)", "explain --all-models, No-heavy 3 × 20 (60 rows)",
+                                        "steer, dump of 20 runtimes, 3 models", "compare, No-heavy catalog upgrade 20 × 20"], result.stdout
     for _, before, after, ratio in rows:  # the ratio of the unrounded times, within the printed times' rounding
         low, high = (float(after) - 0.005) / (float(before) + 0.005), (float(after) + 0.005) / (float(before) - 0.005)
         assert low - 0.005 <= float(ratio) <= high + 0.005, (before, after, ratio)
