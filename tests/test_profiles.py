@@ -18,8 +18,11 @@ from manifests import entry
 from ome_asp.cli import build_parser
 from ome_asp.errors import UsageError
 from ome_asp.input import profiles
+from ome_asp.input.loader import load_documents
 from ome_asp.input.sizes import is_go_size, parse_go_size
-from ome_asp.solver import gosort
+from ome_asp.solver import engine, gosort
+from ome_asp.solver.facts import Query, build_facts
+from ome_asp.solver.programs import Variant
 
 WORKED = str(FIXTURES / "worked-example")
 MODE_14_3 = str(FIXTURES / "examples" / "14.3-deployment-mode")
@@ -657,6 +660,8 @@ def test_code_v015_W5_servingruntime_message_names_the_namespace():
     {"entries": [plain_entry(modelFormat={"name": "safetensors", "version": "1"})]},
     {"entries": [plain_entry(modelFormat={"name": "safetensors", "weight": 3})]},
     {"entries": [plain_entry(quantization="fp8")]},
+    {"entries": [plain_entry(modelArchitecture="MistralForCausalLM")]},  # another architecture
+    {"entries": [plain_entry(modelArchitecture=None)]},  # none against one
     {"entries": [plain_entry(version="2")]},  # the top-level version
     {"modelSizeRange": {"min": "1B", "max": "9B"}},
     {"entries": [plain_entry(autoSelect=False)]},
@@ -666,6 +671,32 @@ def test_code_v015_W5_only_equal_go_structs_clash(change):
     a = runtime("a", **{**base, **change})
     b = runtime("b", **base)
     assert admit(CODE, a, b) == {"a": None, "b": None}
+
+
+def test_code_v015_W5_entries_without_an_architecture_clash():
+    """W5 compares the architecture as the other parts: absent on both sides
+    is equal. admission.lp joins the pairs on it (`none` when absent), so a
+    catalog's runtimes of one format and priority are not all paired; fails
+    with the absent case left out of the join (the pair never tried)."""
+    a = runtime("a", entries=[plain_entry(modelArchitecture=None)], protocolVersions=["openAI"])
+    b = runtime("b", entries=[plain_entry(modelArchitecture=None)], protocolVersions=["openAI"])
+    assert admit(CODE, a, b) == {
+        "a": None, "b": "same priority assigned for the model format vllm in the clusterservingruntimes a and b"}
+
+
+def test_code_v015_W5_pairs_only_entries_that_can_clash():
+    """Issue 40 (G10 under code-v0.1.5): in OME's catalog nearly every entry
+    is safetensors at one priority, one architecture per runtime, and W5
+    paired every two of them (17,959 pairs, 54k atoms in each chunk of the
+    No-heavy 100 x 550 cluster). Twenty such runtimes, each its own
+    architecture, ground no pair; fails with the pairs joined on name and
+    priority only (190 pairs)."""
+    runtimes = [runtime(f"rt-{n:02}", entries=[plain_entry(modelArchitecture=f"Arch{n}ForCausalLM")], protocolVersions=["openAI"])
+                for n in range(20)]
+    cluster = load_documents(runtimes, profiles.PROFILES[CODE])
+    control = engine.ground(build_facts(cluster, [Query("ns", model="m")]), Variant.BATCH_EXPLAIN.answering(1))
+    assert len(list(control.symbolic_atoms.by_signature("w5_entry", 4))) == 20
+    assert list(control.symbolic_atoms.by_signature("w5_try", 4)) == []
 
 
 def test_code_v015_W5_same_name_in_both_kinds_is_not_compared():
