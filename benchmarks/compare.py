@@ -182,9 +182,10 @@ def snapshots(directory: Path, runtimes: int, models: int, shape: str = "synthet
     return paths[0], paths[1]
 
 
-def measured(argv: list[str], repeat: int) -> tuple[float, float, float, str]:
+def measured(argv: list[str], repeat: int, cwd: Path = ROOT) -> tuple[float, float, float, str]:
     """(median seconds, median CPU seconds with its workers', largest peak RSS in MB, the first two
-    lines of stdout) of `ome-asp ARGV` in its own process. Its output goes to a file, never into
+    lines of stdout) of `ome-asp ARGV` in its own process, the package of the checkout `cwd`
+    (benchmarks/steer.py and trees.py measure theirs here too). Its output goes to a file, never into
     this process: a child's peak RSS counts the pages it was forked with (an output of tens of MB
     read here made the next command's peak read about twice its own)."""
     times, cpu, peaks, head = [], [], [], ""
@@ -192,7 +193,7 @@ def measured(argv: list[str], repeat: int) -> tuple[float, float, float, str]:
         with tempfile.TemporaryFile() as out:
             start = time.perf_counter()
             process = subprocess.Popen([sys.executable, "-m", "ome_asp", *argv], stdout=out,
-                                       stderr=subprocess.DEVNULL, cwd=ROOT)
+                                       stderr=subprocess.DEVNULL, cwd=cwd)
             _, status, usage = os.wait4(process.pid, 0)
             times.append(time.perf_counter() - start)
             out.seek(0)
@@ -200,7 +201,7 @@ def measured(argv: list[str], repeat: int) -> tuple[float, float, float, str]:
         cpu.append(usage.ru_utime + usage.ru_stime)
         peaks.append(usage.ru_maxrss / 1024)
         if os.waitstatus_to_exitcode(status) not in (0, 1):
-            raise SystemExit(f"ome-asp {' '.join(argv)} failed (exit {os.waitstatus_to_exitcode(status)})")
+            raise SystemExit(f"{cwd}: ome-asp {' '.join(argv)} failed (exit {os.waitstatus_to_exitcode(status)})")
     return statistics.median(times), statistics.median(cpu), max(peaks), head
 
 

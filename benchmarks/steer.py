@@ -21,8 +21,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +29,7 @@ from pathlib import Path
 
 import yaml
 from clusters import NAMESPACE, cluster_documents
+from compare import measured
 
 from ome_asp.analysis import steer
 from ome_asp.input.loader import load_documents
@@ -101,19 +100,6 @@ def in_process(cluster: Cluster, query: Query, want: RuntimeRef) -> list[str]:
     return rows
 
 
-def cli(argv: list[str], repeat: int) -> tuple[float, float]:
-    """(median CPU seconds, largest peak RSS in MB) of the process `ome-asp ARGV`, from wait4."""
-    cpu, peaks = [], []
-    for _ in range(repeat):
-        process = subprocess.Popen([sys.executable, "-m", "ome_asp", *argv], stdout=subprocess.DEVNULL)
-        _, status, usage = os.wait4(process.pid, 0)
-        if os.waitstatus_to_exitcode(status) not in (0, 1):
-            raise SystemExit(f"ome-asp {' '.join(argv)} failed (exit {os.waitstatus_to_exitcode(status)})")
-        cpu.append(usage.ru_utime + usage.ru_stime)
-        peaks.append(usage.ru_maxrss / 1024)
-    return statistics.median(cpu), max(peaks)
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runtimes", type=int, default=400, help="the catalog's runtimes")
@@ -134,7 +120,7 @@ def main(argv=None) -> int:
         dump = Path(directory) / "dump.yaml"
         dump.write_text(yaml.safe_dump_all(documents))
         command = ["steer", "--model", query.model or "", "-n", NAMESPACE, "--want", want.name, "-f", str(dump)]
-        seconds, peak = cli(command, args.repeat)
+        _, seconds, peak, _ = measured(command, args.repeat)
     print(f"| `ome-asp steer ... -f dump.yaml`, one process: CPU (median of {args.repeat}) | {seconds:.2f} s |")
     print(f"| peak RSS (largest) | {peak:.0f} MB |")
     print(f"load average {os.getloadavg()[0]:.1f}")

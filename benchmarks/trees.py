@@ -23,11 +23,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
@@ -36,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from clusters import NAMESPACE, cluster_documents  # noqa: E402
-from compare import snapshots  # noqa: E402
+from compare import measured, snapshots  # noqa: E402
 from rows import SHAPES  # noqa: E402
 from steer import DUMP_SEED, wanted  # noqa: E402
 
@@ -50,23 +47,10 @@ DUMP, QUICK_DUMP = (500, 150), (20, 3)  # steer's dump: runtimes, ClusterBaseMod
 CATALOG, QUICK_CATALOG = (205, 204), (20, 20)  # compare's catalog: runtimes, models
 
 
-def run(tree: Path, argv: list[str]) -> tuple[float, float, float]:
-    """(wall seconds, CPU seconds, peak RSS in MB) of `python -m ome_asp ARGV` in `tree`."""
-    start = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "ome_asp", *argv], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, cwd=tree)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise SystemExit(f"{tree}: ome-asp {' '.join(argv)} exited {os.waitstatus_to_exitcode(status)}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
-
-
 def measure(tree: Path, argv: list[str], repeat: int) -> dict:
-    run(tree, argv)  # bytecode written, files in the page cache
-    runs = [run(tree, argv) for _ in range(repeat)]
-    return {"wall": statistics.median(r[0] for r in runs), "cpu": statistics.median(r[1] for r in runs),
-            "peak_mb": max(r[2] for r in runs)}
+    measured(argv, 1, tree)  # bytecode written, files in the page cache
+    wall, cpu, peak, _ = measured(argv, repeat, tree)
+    return {"wall": wall, "cpu": cpu, "peak_mb": peak}
 
 
 def commands(directory: Path, quick: bool) -> list[tuple[str, list[str]]]:
